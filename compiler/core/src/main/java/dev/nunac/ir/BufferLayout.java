@@ -1,0 +1,44 @@
+package dev.nunac.ir;
+
+/**
+ * Where a (buffer, index) of a rank is stored once in-place aliasing is applied, as MSCCLang's
+ * collectives define it: in-place all-gather's input is the output slice at rank * cf;
+ * in-place reduce-scatter's output is the input slice at rank * cf; in-place all-reduce,
+ * broadcast and reduce write their output over their input.
+ */
+public final class BufferLayout {
+    private BufferLayout() {}
+
+    /** A canonical storage location. */
+    public record Slot(String buffer, int index) {}
+
+    public static Slot resolve(Plan plan, int rank, String buffer, int index) {
+        if (!plan.inplace()) return new Slot(buffer, index);
+        int cf = plan.effectiveChunkFactor();
+        return switch (plan.collective()) {
+            case ALLGATHER -> buffer.equals(Buffer.INPUT) ? new Slot(Buffer.OUTPUT, rank * cf + index) : new Slot(buffer, index);
+            case REDUCESCATTER -> buffer.equals(Buffer.OUTPUT) ? new Slot(Buffer.INPUT, rank * cf + index) : new Slot(buffer, index);
+            case ALLREDUCE, BROADCAST, REDUCE -> buffer.equals(Buffer.OUTPUT) ? new Slot(Buffer.INPUT, index) : new Slot(buffer, index);
+            default -> new Slot(buffer, index);
+        };
+    }
+
+    /**
+     * How many chunks of {@code buffer} a plan may address on {@code rank}: its declared size, or
+     * for an aliased buffer declared empty (MSCCL's in-place files), the size the alias implies.
+     */
+    public static int capacity(Plan plan, int rank, String buffer) {
+        RankPlan rp = plan.rank(rank);
+        int declared = rp.bufferChunks(buffer);
+        if (declared > 0 || !plan.inplace()) return declared;
+        boolean aliased = switch (plan.collective()) {
+            case ALLGATHER -> buffer.equals(Buffer.INPUT);
+            case REDUCESCATTER, ALLREDUCE, BROADCAST, REDUCE -> buffer.equals(Buffer.OUTPUT);
+            default -> false;
+        };
+        if (!aliased) return declared;
+        return buffer.equals(Buffer.INPUT)
+                ? plan.collective().inputChunks(plan.ranks(), plan.effectiveChunkFactor())
+                : plan.collective().outputChunks(plan.ranks(), plan.effectiveChunkFactor());
+    }
+}

@@ -1,0 +1,19 @@
+package dev.nunac.pass;
+
+import java.util.Set;
+
+/**
+ * One compiler pass: stateless (one instance may serve any number of compilations), reads its
+ * inputs from the {@link Compilation} and writes its product back. Errors go to the
+ * compilation's diagnostics; the pipeline stops after a pass that reported any.
+ */
+public interface Pass {
+    /** Short kebab-case name, used by {@code --dump-after}. */
+    String name();
+
+    Set<Stage> requires();
+
+    Stage provides();
+
+    void run(Compilation c);
+}

@@ -1,0 +1,16 @@
+package dev.nunac.pass;
+
+/**
+ * Ordered compile states, like javac's CompileState: each pass declares the stages it needs and
+ * the one it establishes, and the pipeline checks the order before anything runs.
+ */
+public enum Stage {
+    PARSED,
+    CHECKED,
+    ACCESS_ANALYSED,
+    LOGICALLY_ALLOCATED,
+    PLACED,
+    NAR_SELECTED,
+    REALISED,
+    SIMULATED;
+}

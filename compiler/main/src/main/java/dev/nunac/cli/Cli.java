@@ -1,0 +1,147 @@
+package dev.nunac.cli;
+
+import dev.nunac.diag.CompileException;
+import dev.nunac.diag.Diagnostic;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.HelpFormatter;
+import org.apache.commons.cli.Options;
+import org.apache.commons.cli.ParseException;
+
+/**
+ * The {@code nunac} command line: subcommands dispatched on the first argument, each with its
+ * own options. Exit codes: 0 ok, 1 errors in the plan, 2 usage error, 3 input/IO error, 70
+ * internal error. Help goes to stdout, errors to stderr; no stack trace unless --verbose.
+ */
+public final class Cli {
+    public static final int OK = 0;
+    public static final int USAGE = 2;
+    public static final int INTERNAL = 70;
+
+    private final Io io;
+    private final Map<String, Command> commands = new LinkedHashMap<>();
+
+    public Cli(Io io) {
+        this.io = io;
+        for (Command c : List.of(new CompileCommand(), new CheckCommand(), new IrCommand())) commands.put(c.name(), c);
+    }
+
+    public int run(String... args) {
+        boolean verbose = Arrays.asList(args).contains("--verbose");
+        try {
+            return dispatch(args);
+        } catch (UsageException e) {
+            io.err().println("nunac" + (e.command == null ? "" : " " + e.command) + ": " + e.getMessage());
+            io.err().println("Try 'nunac help" + (e.command == null ? "" : " " + e.command) + "'.");
+            return USAGE;
+        } catch (CompileException e) {
+            for (Diagnostic d : e.diagnostics()) io.err().println(d.format());
+            if (e.dropped() > 0) io.err().println("nunac: " + e.dropped() + " more errors not shown");
+            return e.kind().exitCode;
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            io.err().println("nunac: internal error: " + e + ". This is a bug in nunac; please report it with the"
+                    + " command line and input files" + (verbose ? "." : " (run with --verbose for details)."));
+            if (verbose) {
+                StringWriter sw = new StringWriter();
+                e.printStackTrace(new PrintWriter(sw));
+                io.err().print(sw);
+            }
+            return INTERNAL;
+        }
+    }
+
+    private int dispatch(String[] args) {
+        if (args.length == 0) {
+            printOverview();
+            return USAGE;
+        }
+        String first = args[0];
+        switch (first) {
+            case "--help", "-h", "help" -> {
+                if (first.equals("help") && args.length > 1) return help(args[1]);
+                printOverview();
+                return OK;
+            }
+            case "--version", "-V", "version" -> {
+                io.out().println("nunac " + version());
+                return OK;
+            }
+            default -> { }
+        }
+        Command c = commands.get(first);
+        String[] rest;
+        if (c == null) {
+            if (first.startsWith("-") || !looksLikePath(first)) {
+                throw new UsageException(null, "unknown command '" + first + "'");
+            }
+            c = commands.get(CompileCommand.NAME);
+            rest = args;
+        } else {
+            rest = Arrays.copyOfRange(args, 1, args.length);
+        }
+        if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) return help(c.name());
+        CommandLine cl;
+        try {
+            cl = DefaultParser.builder().get().parse(c.options(), rest);
+        } catch (ParseException e) {
+            throw new UsageException(c.name(), e.getMessage());
+        }
+        return c.run(cl, io);
+    }
+
+    private static boolean looksLikePath(String s) {
+        return s.contains(".") || s.contains("/");
+    }
+
+    private int help(String name) {
+        Command c = commands.get(name);
+        if (c == null) throw new UsageException(null, "no help for unknown command '" + name + "'");
+        HelpFormatter f = HelpFormatter.builder().setPrintWriter(new PrintWriter(io.out(), true)).get();
+        try {
+            f.printHelp("nunac " + c.usage(), c.summary(), c.options(), "", false);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        io.out().flush();
+        return OK;
+    }
+
+    private void printOverview() {
+        var out = io.out();
+        out.println("nunac " + version() + " - NUNA-aware collective plan compiler");
+        out.println();
+        out.println("usage: nunac PLAN --topo TOPOLOGY [options]    compile a plan (see 'nunac help compile')");
+        out.println("       nunac COMMAND [options] [args]");
+        out.println();
+        out.println("commands:");
+        for (Command c : commands.values()) out.printf(java.util.Locale.ROOT, "  %-10s %s%n", c.name(), c.summary());
+        out.printf(java.util.Locale.ROOT, "  %-10s %s%n", "help", "show help for a command: nunac help COMMAND");
+        out.println();
+        out.println("global options: --help, --version, --verbose");
+        out.println("exit codes: 0 ok, 1 errors in the plan, 2 usage error, 3 input/IO error, 70 internal error");
+    }
+
+    static String version() {
+        try (InputStream in = Cli.class.getResourceAsStream("/dev/nunac/version.properties")) {
+            Properties p = new Properties();
+            if (in != null) p.load(in);
+            return p.getProperty("version", "dev");
+        } catch (IOException e) {
+            return "dev";
+        }
+    }
+
+    List<String> commandNames() {
+        return new ArrayList<>(commands.keySet());
+    }
+}

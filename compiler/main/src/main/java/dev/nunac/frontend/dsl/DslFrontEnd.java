@@ -1,0 +1,110 @@
+package dev.nunac.frontend.dsl;
+
+import dev.nunac.diag.CompileException;
+import dev.nunac.diag.Diagnostics;
+import dev.nunac.diag.ErrorKind;
+import dev.nunac.diag.SourcePos;
+import dev.nunac.frontend.SourceText;
+import dev.nunac.ir.Buffer;
+import dev.nunac.ir.Limits;
+import dev.nunac.ir.Plan;
+import dev.nunac.ir.PlanFormat;
+import dev.nunac.ir.RankPlan;
+import dev.nunac.ir.Threadblock;
+import dev.nunac.parse.NunaLexer;
+import dev.nunac.parse.NunaParser;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.Token;
+
+/**
+ * The .msccl front end: lex, parse (errors to diagnostics, never to the console), evaluate,
+ * assign threadblocks, replicate instances. Throws {@link CompileException} (kind PLAN, or
+ * USAGE for a bad -D) with every error found.
+ */
+public final class DslFrontEnd {
+    private DslFrontEnd() {}
+
+    public static Plan parse(SourceText src, Map<String, String> defines, Limits limits) {
+        Diagnostics diags = new Diagnostics();
+        NunaLexer lexer = new NunaLexer(CharStreams.fromString(src.text(), src.name()));
+        lexer.removeErrorListeners();
+        SyntaxErrors listener = new SyntaxErrors(src.name(), diags);
+        lexer.addErrorListener(listener);
+        CommonTokenStream tokens = new CommonTokenStream(lexer);
+        tokens.fill();
+        int depth = 0;
+        for (Token t : tokens.getTokens()) {
+            if (t.getType() == NunaLexer.ERROR_CHAR) {
+                diags.error(pos(src, t), "unexpected character " + printable(t.getText()));
+            } else if (t.getType() == NunaLexer.LPAREN || t.getType() == NunaLexer.LBRACE) {
+                if (++depth > limits.maxNesting()) {
+                    diags.error(pos(src, t), "nesting deeper than " + limits.maxNesting()
+                            + " levels (raise it with --limit nesting=N)");
+                    break;
+                }
+            } else if (t.getType() == NunaLexer.RPAREN || t.getType() == NunaLexer.RBRACE) {
+                depth = Math.max(0, depth - 1);
+            }
+        }
+        diags.throwIfErrors(ErrorKind.PLAN);
+        NunaParser parser = new NunaParser(tokens);
+        parser.removeErrorListeners();
+        parser.addErrorListener(listener);
+        NunaParser.FileContext tree;
+        try {
+            tree = parser.file();
+        } catch (StackOverflowError e) {
+            throw new CompileException(ErrorKind.PLAN, SourcePos.of(src.name()),
+                    "the program is nested too deeply to parse");
+        }
+        diags.throwIfErrors(ErrorKind.PLAN);
+
+        SourcePos cli = SourcePos.NONE;
+        ProgramInterpreter.Result r;
+        try {
+            r = new ProgramInterpreter(src.name(), diags, limits).run(tree, defines, cli);
+        } catch (StackOverflowError e) {
+            throw new CompileException(ErrorKind.PLAN, SourcePos.of(src.name()),
+                    "the program is nested too deeply to evaluate");
+        }
+        if (r == null) {
+            boolean usage = diags.all().stream().allMatch(d -> d.pos() == SourcePos.NONE);
+            diags.throwIfErrors(usage ? ErrorKind.USAGE : ErrorKind.PLAN);
+            throw new IllegalStateException("interpreter failed without a diagnostic");
+        }
+        TreeMap<String, String> attrs = new TreeMap<>();
+        if (r.root() != 0) attrs.put("root", String.valueOf(r.root()));
+        for (Map.Entry<String, Long> p : r.params().entrySet()) attrs.put("param." + p.getKey(), String.valueOf(p.getValue()));
+        Plan shape = new Plan(r.name(), r.collective(), r.ranks(), r.chunkFactor(), r.inplace(), r.protocol(), 1,
+                List.of(), PlanFormat.DSL, attrs, r.pos());
+        List<List<Threadblock>> tbs = ThreadblockAssignment.assign(shape, r.ops(), diags, limits.maxThreadblocksPerRank());
+        diags.throwIfErrors(ErrorKind.PLAN);
+        List<Buffer> buffers = new ArrayList<>();
+        for (Map.Entry<String, Integer> b : r.buffers().entrySet()) {
+            buffers.add(new Buffer(b.getKey(), Buffer.kindOf(b.getKey()), b.getValue()));
+        }
+        List<RankPlan> rps = new ArrayList<>(r.ranks());
+        for (int i = 0; i < r.ranks(); i++) rps.add(new RankPlan(i, buffers, tbs.get(i)));
+        Plan plan = shape.withRankPlans(rps);
+        if ((long) plan.stepCount() * r.instances() > limits.maxSteps()) {
+            throw new CompileException(ErrorKind.PLAN, r.pos(), "replicating " + r.instances() + " instances gives more than "
+                    + limits.maxSteps() + " steps (raise it with --limit steps=N)");
+        }
+        return InstanceReplication.replicate(plan, r.instances());
+    }
+
+    private static SourcePos pos(SourceText src, Token t) {
+        return new SourcePos(src.name(), t.getLine(), t.getCharPositionInLine() + 1);
+    }
+
+    private static String printable(String s) {
+        int cp = s.codePointAt(0);
+        if (cp < 0x20 || cp == 0x7f || cp == 0xfffd) return String.format(java.util.Locale.ROOT, "U+%04X", cp);
+        return "'" + s + "'";
+    }
+}

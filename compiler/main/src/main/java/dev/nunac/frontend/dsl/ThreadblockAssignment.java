@@ -1,0 +1,298 @@
+package dev.nunac.frontend.dsl;
+
+import dev.nunac.diag.Diagnostics;
+import dev.nunac.diag.SourcePos;
+import dev.nunac.ir.BufferLayout;
+import dev.nunac.ir.ChunkRef;
+import dev.nunac.ir.Dep;
+import dev.nunac.ir.OpKind;
+import dev.nunac.ir.Plan;
+import dev.nunac.ir.Step;
+import dev.nunac.ir.Threadblock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Lowers DSL operations to threadblocks and steps, and infers the dependency edges between
+ * threadblocks of a rank.
+ *
+ * <p>Assignment follows MSCCLang's rule: a threadblock has at most one send peer and one recv
+ * peer, on one channel, and on each rank at most one threadblock sends to (receives from) a
+ * given peer on a given channel, so that send/recv pairing is unambiguous. Hinted operations
+ * ({@code sendtb}, {@code recvtb}, {@code tb}) go to the named threadblock; others go to the
+ * threadblock that already talks to the same peer on the same channel, else to the first
+ * unhinted threadblock on that channel with a free slot, else to a new one. Final ids: hinted
+ * threadblocks in hint order, then the others in creation order; so the result depends only on
+ * the program.
+ *
+ * <p>Dependencies: walking the steps of a rank in program order, a step waits for the last
+ * writer of every slot it reads or writes and for the readers of every slot it overwrites,
+ * when those ran on another threadblock (read-after-write, write-after-write, write-after-read),
+ * keeping only the latest step per threadblock. In-place aliases are resolved first.
+ */
+final class ThreadblockAssignment {
+    private static final class TbB {
+        final int hint;
+        final int channel;
+        final SourcePos pos;
+        int sendPeer = -1;
+        int recvPeer = -1;
+        int id;
+        final List<StepB> steps = new ArrayList<>();
+
+        TbB(int hint, int channel, SourcePos pos) {
+            this.hint = hint;
+            this.channel = channel;
+            this.pos = pos;
+        }
+    }
+
+    private static final class StepB {
+        final OpKind op;
+        final ChunkRef src;
+        final ChunkRef dst;
+        final int peer;
+        final SourcePos pos;
+        final TbB tb;
+        final int index;
+        final List<StepB> depSteps = new ArrayList<>();
+        boolean depended;
+
+        StepB(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos, TbB tb) {
+            this.op = op;
+            this.src = src;
+            this.dst = dst;
+            this.peer = peer;
+            this.pos = pos;
+            this.tb = tb;
+            this.index = tb.steps.size();
+        }
+    }
+
+    private record PeerChannel(int peer, int channel) {}
+
+    private static final class RankB {
+        final Map<Integer, TbB> hinted = new TreeMap<>();
+        final List<TbB> auto = new ArrayList<>();
+        final Map<PeerChannel, TbB> sender = new HashMap<>();
+        final Map<PeerChannel, TbB> receiver = new HashMap<>();
+        final List<StepB> programOrder = new ArrayList<>();
+        int count;
+    }
+
+    private enum Role { SEND, RECV, LOCAL }
+
+    private final Diagnostics diags;
+    private final int maxTbs;
+    private final RankB[] ranks;
+
+    private ThreadblockAssignment(int nranks, Diagnostics diags, int maxTbs) {
+        this.diags = diags;
+        this.maxTbs = maxTbs;
+        this.ranks = new RankB[nranks];
+        for (int i = 0; i < nranks; i++) ranks[i] = new RankB();
+    }
+
+    /** Threadblocks per rank, with dependencies; null if errors were reported. */
+    static List<List<Threadblock>> assign(Plan shape, List<DslOp> ops, Diagnostics diags, int maxTbs) {
+        ThreadblockAssignment a = new ThreadblockAssignment(shape.ranks(), diags, maxTbs);
+        for (DslOp op : ops) {
+            try {
+                a.lower(op);
+            } catch (AssignError e) {
+                diags.error(op.pos(), e.getMessage());
+                if (diags.errorCount() >= diags.limit()) return null;
+            }
+        }
+        if (diags.hasErrors()) return null;
+        List<List<Threadblock>> out = new ArrayList<>();
+        for (int r = 0; r < a.ranks.length; r++) {
+            RankB rb = a.ranks[r];
+            List<TbB> order = new ArrayList<>(rb.hinted.values());
+            order.addAll(rb.auto);
+            for (int i = 0; i < order.size(); i++) order.get(i).id = i;
+            inferDependencies(shape, r, rb);
+            List<Threadblock> tbs = new ArrayList<>(order.size());
+            for (TbB t : order) {
+                List<Step> steps = new ArrayList<>(t.steps.size());
+                for (StepB s : t.steps) {
+                    List<Dep> deps = new ArrayList<>(s.depSteps.size());
+                    for (StepB d : s.depSteps) deps.add(new Dep(d.tb.id, d.index));
+                    deps.sort(null);
+                    steps.add(new Step(s.index, s.op, s.src, s.dst, s.peer, deps, s.depended, s.pos));
+                }
+                tbs.add(new Threadblock(t.id, t.sendPeer, t.recvPeer, t.channel, steps, t.pos));
+            }
+            out.add(tbs);
+        }
+        return out;
+    }
+
+    private static final class AssignError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        AssignError(String m) {
+            super(m, null, false, false);
+        }
+    }
+
+    private void lower(DslOp op) {
+        int ch = op.channel();
+        switch (op.kind()) {
+            case COPY -> {
+                if (op.src().rank() != op.dst().rank()) {
+                    transfer(op, OpKind.SEND, OpKind.RECV, op.dst(), op.dst());
+                } else {
+                    TbB t = pick(op.src().rank(), Role.LOCAL, -1, localHint(op), ch, op.pos());
+                    add(op.src().rank(), new StepB(OpKind.COPY, op.src(), op.dst(), -1, op.pos(), t));
+                }
+            }
+            case REDUCE -> {
+                if (op.src().rank() != op.dst().rank()) {
+                    transfer(op, OpKind.SEND, OpKind.RECV_REDUCE_COPY, op.dst(), op.dst());
+                } else {
+                    TbB t = pick(op.dst().rank(), Role.LOCAL, -1, localHint(op), ch, op.pos());
+                    add(op.dst().rank(), new StepB(OpKind.REDUCE, op.src(), op.dst(), -1, op.pos(), t));
+                }
+            }
+            case PUT, GET, SIGNAL, WAIT -> {
+                OpKind k = switch (op.kind()) {
+                    case PUT -> OpKind.PUT;
+                    case GET -> OpKind.GET;
+                    case SIGNAL -> OpKind.SIGNAL;
+                    default -> OpKind.WAIT;
+                };
+                TbB t = pick(op.rank(), Role.LOCAL, -1, op.tb(), ch, op.pos());
+                add(op.rank(), new StepB(k, op.src(), op.dst(), op.peer(), op.pos(), t));
+            }
+        }
+    }
+
+    private static int localHint(DslOp op) {
+        if (op.tb() >= 0) return op.tb();
+        return op.sendTb() >= 0 ? op.sendTb() : op.recvTb();
+    }
+
+    /** A cross-rank copy or reduce: a send on the source rank, a receive on the destination. */
+    private void transfer(DslOp op, OpKind sendOp, OpKind recvOp, ChunkRef recvSrc, ChunkRef recvDst) {
+        int from = op.src().rank(), to = op.dst().rank();
+        TbB s = pick(from, Role.SEND, to, op.sendTb() >= 0 ? op.sendTb() : op.tb(), op.channel(), op.pos());
+        TbB r = pick(to, Role.RECV, from, op.recvTb() >= 0 ? op.recvTb() : op.tb(), op.channel(), op.pos());
+        add(from, new StepB(sendOp, op.src(), null, -1, op.pos(), s));
+        // recv-reduce-copy reads the local chunk it reduces into; a plain recv reads nothing.
+        add(to, new StepB(recvOp, recvOp.readsSrc ? recvSrc : null, recvDst, -1, op.pos(), r));
+    }
+
+    private void add(int rank, StepB s) {
+        s.tb.steps.add(s);
+        ranks[rank].programOrder.add(s);
+    }
+
+    private TbB pick(int rank, Role role, int peer, int hint, int ch, SourcePos pos) {
+        RankB rb = ranks[rank];
+        PeerChannel key = new PeerChannel(peer, ch);
+        Map<PeerChannel, TbB> owners = role == Role.SEND ? rb.sender : rb.receiver;
+        TbB t;
+        if (hint >= 0) {
+            t = rb.hinted.get(hint);
+            if (t == null) {
+                t = newTb(rank, rb, hint, ch, pos);
+                rb.hinted.put(hint, t);
+            } else if (t.channel != ch) {
+                throw new AssignError("threadblock " + hint + " of rank " + rank + " is on channel " + t.channel
+                        + "; this operation asks for channel " + ch);
+            }
+        } else if (role == Role.LOCAL) {
+            t = null;
+            for (TbB c : rb.auto) if (c.channel == ch) { t = c; break; }
+            if (t == null) t = newAuto(rank, rb, ch, pos);
+        } else {
+            t = owners.get(key);
+            if (t == null) {
+                for (TbB c : rb.auto) {
+                    if (c.channel == ch && (role == Role.SEND ? c.sendPeer : c.recvPeer) == -1) { t = c; break; }
+                }
+                if (t == null) t = newAuto(rank, rb, ch, pos);
+            }
+        }
+        if (role == Role.LOCAL) return t;
+        int current = role == Role.SEND ? t.sendPeer : t.recvPeer;
+        String verb = role == Role.SEND ? "sends to" : "receives from";
+        if (current == -1) {
+            TbB owner = owners.get(key);
+            if (owner != null && owner != t) {
+                throw new AssignError("rank " + rank + ": threadblocks " + label(owner) + " and " + label(t) + " both "
+                        + verb + " rank " + peer + " on channel " + ch + "; give them different channels (ch = ...)");
+            }
+            if (role == Role.SEND) t.sendPeer = peer;
+            else t.recvPeer = peer;
+            owners.put(key, t);
+        } else if (current != peer) {
+            throw new AssignError("threadblock " + label(t) + " of rank " + rank + " already " + verb + " rank " + current
+                    + "; a threadblock has one " + (role == Role.SEND ? "send" : "recv") + " peer, so it cannot also "
+                    + (role == Role.SEND ? "send to" : "receive from") + " rank " + peer);
+        }
+        return t;
+    }
+
+    private static String label(TbB t) {
+        return t.hint >= 0 ? String.valueOf(t.hint) : "(automatic)";
+    }
+
+    private TbB newAuto(int rank, RankB rb, int ch, SourcePos pos) {
+        TbB t = newTb(rank, rb, -1, ch, pos);
+        rb.auto.add(t);
+        return t;
+    }
+
+    private TbB newTb(int rank, RankB rb, int hint, int ch, SourcePos pos) {
+        if (++rb.count > maxTbs) {
+            throw new AssignError("rank " + rank + " needs more than " + maxTbs
+                    + " threadblocks (raise it with --limit threadblocks=N)");
+        }
+        return new TbB(hint, ch, pos);
+    }
+
+    private static void inferDependencies(Plan shape, int rank, RankB rb) {
+        Map<BufferLayout.Slot, StepB> lastWriter = new HashMap<>();
+        Map<BufferLayout.Slot, List<StepB>> readers = new HashMap<>();
+        for (StepB s : rb.programOrder) {
+            Map<TbB, StepB> waits = new HashMap<>();
+            List<BufferLayout.Slot> reads = new ArrayList<>();
+            List<BufferLayout.Slot> writes = new ArrayList<>();
+            if (s.op.readsSrc && s.src != null && s.src.rank() == rank) slots(shape, rank, s.src, reads);
+            if (s.op.writesDst && s.dst != null && s.dst.rank() == rank) {
+                slots(shape, rank, s.dst, writes);
+                if (s.op.reduces) slots(shape, rank, s.dst, reads);
+            }
+            if (s.op.sends && s.src != null) slots(shape, rank, s.src, reads);
+            for (BufferLayout.Slot sl : reads) need(s, lastWriter.get(sl), waits);
+            for (BufferLayout.Slot sl : writes) {
+                need(s, lastWriter.get(sl), waits);
+                for (StepB r : readers.getOrDefault(sl, List.of())) need(s, r, waits);
+            }
+            for (StepB d : waits.values()) {
+                s.depSteps.add(d);
+                d.depended = true;
+            }
+            for (BufferLayout.Slot sl : reads) readers.computeIfAbsent(sl, k -> new ArrayList<>()).add(s);
+            for (BufferLayout.Slot sl : writes) {
+                lastWriter.put(sl, s);
+                readers.remove(sl);
+            }
+        }
+    }
+
+    private static void need(StepB s, StepB on, Map<TbB, StepB> waits) {
+        if (on == null || on.tb == s.tb) return;
+        StepB cur = waits.get(on.tb);
+        if (cur == null || cur.index < on.index) waits.put(on.tb, on);
+    }
+
+    private static void slots(Plan shape, int rank, ChunkRef c, List<BufferLayout.Slot> out) {
+        for (int i = 0; i < c.count(); i++) out.add(BufferLayout.resolve(shape, rank, c.buffer(), c.index() + i));
+    }
+}

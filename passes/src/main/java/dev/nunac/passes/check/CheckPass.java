@@ -1,0 +1,66 @@
+package dev.nunac.passes.check;
+
+import dev.nunac.diag.Diagnostics;
+import dev.nunac.ir.IrVerifier;
+import dev.nunac.ir.Plan;
+import dev.nunac.ir.Transfers;
+import dev.nunac.ir.Transfers.Endpoint;
+import dev.nunac.pass.Compilation;
+import dev.nunac.pass.Pass;
+import dev.nunac.pass.Stage;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The plan checker: well-formedness (bounds, peers, the threadblock peer rule, dependency
+ * targets), matched sends and receives, deadlock freedom, and the collective's postcondition by
+ * symbolic execution over chunk identities. Custom collectives get all but the postcondition.
+ */
+public final class CheckPass implements Pass {
+    @Override
+    public String name() {
+        return "check";
+    }
+
+    @Override
+    public Set<Stage> requires() {
+        return Set.of(Stage.PARSED);
+    }
+
+    @Override
+    public Stage provides() {
+        return Stage.CHECKED;
+    }
+
+    @Override
+    public void run(Compilation c) {
+        check(c.plan(), c.diagnostics());
+    }
+
+    /** Checks a plan; errors go to {@code d}. */
+    public static void check(Plan plan, Diagnostics d) {
+        IrVerifier.verify(plan, d);
+        if (d.hasErrors()) return;
+        Transfers transfers = Transfers.of(plan);
+        List<Endpoint> unmatched = transfers.unmatched();
+        for (int i = 0; i < Math.min(5, unmatched.size()); i++) {
+            Endpoint e = unmatched.get(i);
+            var tb = plan.rank(e.rank()).tb(e.tb());
+            var s = tb.steps().get(e.step());
+            String what = switch (s.op()) {
+                case SIGNAL -> "signals rank " + s.peer() + ", which never waits for it";
+                case WAIT -> "waits for a signal from rank " + s.peer() + " that is never sent";
+                default -> s.op().receives && transfers.senderOf(e) == null
+                        ? "receives from rank " + tb.recvPeer() + " on channel " + tb.channel() + ", which sends nothing to match it"
+                        : "sends to rank " + tb.sendPeer() + " on channel " + tb.channel() + ", which receives nothing to match it";
+            };
+            d.error(s.pos().known() ? s.pos() : plan.pos(),
+                    "rank " + e.rank() + " threadblock " + e.tb() + " step " + e.step() + " (" + s.op().mnemonic() + ") " + what);
+        }
+        if (unmatched.size() > 5) d.error(plan.pos(), (unmatched.size() - 5) + " more unmatched sends or receives");
+        if (d.hasErrors()) return;
+        SymbolicExecution ex = new SymbolicExecution(plan, transfers);
+        if (!ex.run(d)) return;
+        Postcondition.check(plan, ex, d);
+    }
+}

@@ -1,0 +1,224 @@
+package dev.nunac.passes.check;
+
+import dev.nunac.diag.Diagnostics;
+import dev.nunac.ir.BufferLayout;
+import dev.nunac.ir.ChunkRef;
+import dev.nunac.ir.Dep;
+import dev.nunac.ir.OpKind;
+import dev.nunac.ir.Plan;
+import dev.nunac.ir.RankPlan;
+import dev.nunac.ir.Step;
+import dev.nunac.ir.Threadblock;
+import dev.nunac.ir.Transfers;
+import dev.nunac.ir.Transfers.Endpoint;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a plan on chunk identities instead of data, like MSCCLang's Check(): every threadblock
+ * executes its steps in order; a step waits for its dependencies, a receive for its matching
+ * send, a wait for its signal; sends are buffered. Reports a deadlock (steps that can never run)
+ * and leaves the final buffer contents for the postcondition.
+ */
+final class SymbolicExecution {
+    private final Plan plan;
+    private final Transfers transfers;
+    /** Per rank: canonical slot → value. */
+    final List<Map<BufferLayout.Slot, ChunkValue>> memory = new ArrayList<>();
+    private final int[][] base; // global step id = base[rank][tb] + step
+    private final int[][] pc;
+    private final boolean[] done;
+    private final ChunkValue[][] inflight;
+    private final int inputChunks;
+
+    SymbolicExecution(Plan plan, Transfers transfers) {
+        this.plan = plan;
+        this.transfers = transfers;
+        int n = 0;
+        base = new int[plan.ranks()][];
+        pc = new int[plan.ranks()][];
+        for (RankPlan rp : plan.rankPlans()) {
+            base[rp.rank()] = new int[rp.threadblocks().size()];
+            pc[rp.rank()] = new int[rp.threadblocks().size()];
+            for (Threadblock t : rp.threadblocks()) {
+                base[rp.rank()][t.id()] = n;
+                n += t.steps().size();
+            }
+        }
+        done = new boolean[n];
+        inflight = new ChunkValue[n][];
+        int maxIn = 0;
+        for (int r = 0; r < plan.ranks(); r++) maxIn = Math.max(maxIn, BufferLayout.capacity(plan, r, "input"));
+        inputChunks = Math.max(1, maxIn);
+        for (int r = 0; r < plan.ranks(); r++) {
+            Map<BufferLayout.Slot, ChunkValue> m = new HashMap<>();
+            int cap = BufferLayout.capacity(plan, r, "input");
+            for (int i = 0; i < cap; i++) m.put(BufferLayout.resolve(plan, r, "input", i), ChunkValue.input(id(r, i)));
+            memory.add(m);
+        }
+    }
+
+    int id(int rank, int index) {
+        return rank * inputChunks + index;
+    }
+
+    int inputChunks() {
+        return inputChunks;
+    }
+
+    private int gid(Endpoint e) {
+        return base[e.rank()][e.tb()] + e.step();
+    }
+
+    /** Runs to completion or deadlock; reports the deadlock. Returns true when every step ran. */
+    boolean run(Diagnostics diags) {
+        // Who may become runnable when a step completes: its dependants and its transfer partner.
+        Map<Integer, List<int[]>> waiters = new HashMap<>();
+        for (RankPlan rp : plan.rankPlans()) {
+            for (Threadblock t : rp.threadblocks()) {
+                for (Step s : t.steps()) {
+                    for (Dep d : s.deps()) {
+                        waiters.computeIfAbsent(base[rp.rank()][d.tb()] + d.step(), k -> new ArrayList<>())
+                                .add(new int[] {rp.rank(), t.id()});
+                    }
+                }
+            }
+        }
+        for (Transfers.Transfer tr : transfers.transfers()) {
+            waiters.computeIfAbsent(gid(tr.from()), k -> new ArrayList<>()).add(new int[] {tr.to().rank(), tr.to().tb()});
+        }
+        for (Transfers.Transfer tr : transfers.signals()) {
+            waiters.computeIfAbsent(gid(tr.from()), k -> new ArrayList<>()).add(new int[] {tr.to().rank(), tr.to().tb()});
+        }
+        ArrayDeque<int[]> work = new ArrayDeque<>();
+        boolean[][] queued = new boolean[plan.ranks()][];
+        for (RankPlan rp : plan.rankPlans()) {
+            queued[rp.rank()] = new boolean[rp.threadblocks().size()];
+            for (Threadblock t : rp.threadblocks()) {
+                work.add(new int[] {rp.rank(), t.id()});
+                queued[rp.rank()][t.id()] = true;
+            }
+        }
+        while (!work.isEmpty()) {
+            int[] rt = work.poll();
+            int r = rt[0], t = rt[1];
+            queued[r][t] = false;
+            Threadblock tb = plan.rank(r).tb(t);
+            while (pc[r][t] < tb.steps().size()) {
+                Step s = tb.steps().get(pc[r][t]);
+                if (!ready(r, tb, s)) break;
+                execute(r, tb, s);
+                int g = base[r][t] + s.index();
+                done[g] = true;
+                pc[r][t]++;
+                for (int[] w : waiters.getOrDefault(g, List.of())) {
+                    if (!queued[w[0]][w[1]]) {
+                        queued[w[0]][w[1]] = true;
+                        work.add(w);
+                    }
+                }
+            }
+        }
+        List<String> stuck = new ArrayList<>();
+        for (RankPlan rp : plan.rankPlans()) {
+            for (Threadblock t : rp.threadblocks()) {
+                if (pc[rp.rank()][t.id()] < t.steps().size()) {
+                    Step s = t.steps().get(pc[rp.rank()][t.id()]);
+                    stuck.add("rank " + rp.rank() + " threadblock " + t.id() + " step " + s.index() + " ("
+                            + s.op().mnemonic() + ") " + blockedOn(rp.rank(), t, s));
+                }
+            }
+        }
+        if (stuck.isEmpty()) return true;
+        StringBuilder msg = new StringBuilder("deadlock: " + stuck.size() + " threadblock(s) can never finish; ");
+        for (int i = 0; i < Math.min(3, stuck.size()); i++) msg.append(i == 0 ? "" : "; ").append(stuck.get(i));
+        if (stuck.size() > 3) msg.append("; ...");
+        diags.error(plan.pos(), msg.toString());
+        return false;
+    }
+
+    private String blockedOn(int r, Threadblock tb, Step s) {
+        for (Dep d : s.deps()) {
+            if (!done[base[r][d.tb()] + d.step()]) return "waits for threadblock " + d.tb() + " step " + d.step();
+        }
+        Endpoint partner = transfers.senderOf(new Endpoint(r, tb.id(), s.index()));
+        if (s.op().receives) {
+            return partner == null ? "receives from rank " + tb.recvPeer() + " on channel " + tb.channel() + ", which never sends it"
+                    : "waits for rank " + partner.rank() + " threadblock " + partner.tb() + " step " + partner.step() + " to send";
+        }
+        if (s.op() == OpKind.WAIT) {
+            return partner == null ? "waits for a signal from rank " + s.peer() + " that is never sent"
+                    : "waits for the signal of rank " + partner.rank() + " threadblock " + partner.tb();
+        }
+        return "is blocked";
+    }
+
+    private boolean ready(int r, Threadblock tb, Step s) {
+        for (Dep d : s.deps()) if (!done[base[r][d.tb()] + d.step()]) return false;
+        if (s.op().receives || s.op() == OpKind.WAIT) {
+            Endpoint p = transfers.senderOf(new Endpoint(r, tb.id(), s.index()));
+            return p != null && done[gid(p)];
+        }
+        return true;
+    }
+
+    private void execute(int r, Threadblock tb, Step s) {
+        int self = base[r][tb.id()] + s.index();
+        ChunkValue[] got = null;
+        if (s.op().receives) got = inflight[gid(transfers.senderOf(new Endpoint(r, tb.id(), s.index())))];
+        switch (s.op()) {
+            case SEND -> inflight[self] = read(r, s.src());
+            case RECV -> write(r, s.dst(), got);
+            case RECV_COPY_SEND -> {
+                write(r, s.dst(), got);
+                inflight[self] = got;
+            }
+            case RECV_REDUCE_SEND -> inflight[self] = combine(got, read(r, s.src()));
+            case RECV_REDUCE_COPY -> write(r, s.dst(), combine(got, read(r, s.src())));
+            case RECV_REDUCE_COPY_SEND -> {
+                ChunkValue[] v = combine(got, read(r, s.src()));
+                write(r, s.dst(), v);
+                inflight[self] = v;
+            }
+            case COPY -> write(r, s.dst(), read(r, s.src()));
+            case REDUCE, RESIDUAL_ADD -> write(r, s.dst(), combine(read(r, s.dst()), read(r, s.src())));
+            case PUT -> write(s.peer(), s.dst(), read(r, s.src()));
+            case GET -> write(r, s.dst(), read(s.peer(), s.src()));
+            case GET_REDUCE -> write(r, s.dst(), combine(read(r, s.dst()), read(s.peer(), s.src())));
+            case NOP, SIGNAL, WAIT -> { }
+        }
+    }
+
+    private ChunkValue[] read(int rank, ChunkRef c) {
+        ChunkValue[] v = new ChunkValue[c.count()];
+        Map<BufferLayout.Slot, ChunkValue> m = memory.get(rank);
+        for (int i = 0; i < c.count(); i++) v[i] = m.get(BufferLayout.resolve(plan, rank, c.buffer(), c.index() + i));
+        return v;
+    }
+
+    private void write(int rank, ChunkRef c, ChunkValue[] v) {
+        Map<BufferLayout.Slot, ChunkValue> m = memory.get(rank);
+        for (int i = 0; i < c.count(); i++) {
+            BufferLayout.Slot slot = BufferLayout.resolve(plan, rank, c.buffer(), c.index() + i);
+            ChunkValue x = v == null || i >= v.length ? ChunkValue.UNDEFINED : v[i];
+            if (x == null) m.remove(slot);
+            else m.put(slot, x);
+        }
+    }
+
+    private static ChunkValue[] combine(ChunkValue[] a, ChunkValue[] b) {
+        int n = Math.max(a == null ? 0 : a.length, b.length);
+        ChunkValue[] out = new ChunkValue[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = ChunkValue.reduce(a == null || i >= a.length ? null : a[i], i < b.length ? b[i] : null);
+        }
+        return out;
+    }
+
+    ChunkValue valueAt(int rank, String buffer, int index) {
+        return memory.get(rank).get(BufferLayout.resolve(plan, rank, buffer, index));
+    }
+}

@@ -53,6 +53,9 @@ ID     : [a-zA-Z_] [a-zA-Z_0-9]*;
 
 LINE_COMMENT  : '//' ~[\r\n]* -> skip;
 BLOCK_COMMENT : '/*' .*? '*/' -> skip;
+// Reported by the front end as errors of their own, instead of a confusing parse error.
+UNTERMINATED_COMMENT : '/*' ( ~'*' | '*'+ ~[*/] )* '*'* EOF;
+UNTERMINATED_STRING  : '"' (~["\\\r\n] | '\\' ["\\nt])*;
 WS            : [ \t\r\n\f]+ -> skip;
 
 // Anything else is one bad character; the parser reports it with its position.

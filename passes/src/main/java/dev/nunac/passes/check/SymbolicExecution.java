@@ -33,6 +33,8 @@ final class SymbolicExecution {
     private final boolean[] done;
     private final ChunkValue[][] inflight;
     private final int inputChunks;
+    /** Output chunks found wrong by the postcondition. */
+    int wrongChunks;
 
     SymbolicExecution(Plan plan, Transfers transfers) {
         this.plan = plan;

@@ -41,6 +41,10 @@ public final class DslFrontEnd {
         for (Token t : tokens.getTokens()) {
             if (t.getType() == NunaLexer.ERROR_CHAR) {
                 diags.error(pos(src, t), "unexpected character " + printable(t.getText()));
+            } else if (t.getType() == NunaLexer.UNTERMINATED_COMMENT) {
+                diags.error(pos(src, t), "comment is not closed: '/*' without '*/'");
+            } else if (t.getType() == NunaLexer.UNTERMINATED_STRING) {
+                diags.error(pos(src, t), "string is not closed: missing '\"' before the end of the line");
             } else if (t.getType() == NunaLexer.LPAREN || t.getType() == NunaLexer.LBRACE) {
                 if (++depth > limits.maxNesting()) {
                     diags.error(pos(src, t), "nesting deeper than " + limits.maxNesting()

@@ -1,0 +1,49 @@
+package dev.nunac.testing;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Golden-file assertions. Expected files live in the source tree (src/test/resources/golden);
+ * {@code -Dgolden.update=true} rewrites them deliberately, and is refused when {@code CI=true}.
+ * A mismatch fails with a unified diff and leaves the actual text under target/golden-actual.
+ */
+public final class Golden {
+    private Golden() {}
+
+    public static boolean updating() {
+        return Boolean.getBoolean("golden.update");
+    }
+
+    /** @param relative path under src/test/resources/golden of this module */
+    public static void assertMatches(String relative, String actual) {
+        Path expectedFile = TestPaths.moduleDir().resolve("src/test/resources/golden").resolve(relative);
+        try {
+            if (updating()) {
+                if ("true".equals(System.getenv("CI"))) {
+                    fail("refusing -Dgolden.update=true when CI=true: golden files change only deliberately");
+                }
+                Files.createDirectories(expectedFile.getParent());
+                Files.writeString(expectedFile, actual, StandardCharsets.UTF_8);
+                return;
+            }
+            if (!Files.exists(expectedFile)) {
+                fail("golden file " + relative + " is missing; create it with -Dgolden.update=true");
+            }
+            String expected = Files.readString(expectedFile, StandardCharsets.UTF_8);
+            if (expected.equals(actual)) return;
+            Path actualFile = TestPaths.moduleDir().resolve("target/golden-actual").resolve(relative);
+            Files.createDirectories(actualFile.getParent());
+            Files.writeString(actualFile, actual, StandardCharsets.UTF_8);
+            fail("output differs from golden file " + relative + " (actual written to target/golden-actual/" + relative
+                    + "; rerun with -Dgolden.update=true if the change is intended)\n"
+                    + UnifiedDiff.diff("expected/" + relative, "actual/" + relative, expected, actual));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

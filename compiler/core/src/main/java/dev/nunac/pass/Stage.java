@@ -9,8 +9,8 @@ public enum Stage {
     CHECKED,
     ACCESS_ANALYSED,
     LOGICALLY_ALLOCATED,
-    PLACED,
     NAR_SELECTED,
+    PLACED,
     REALISED,
     SIMULATED;
 }

@@ -1,0 +1,120 @@
+package dev.nunac.passes.access;
+
+import dev.nunac.ir.ChunkRef;
+import dev.nunac.ir.OpKind;
+import dev.nunac.ir.Plan;
+import dev.nunac.ir.RankPlan;
+import dev.nunac.ir.Step;
+import dev.nunac.ir.Threadblock;
+import dev.nunac.ir.Transfers;
+import dev.nunac.ir.Transfers.Endpoint;
+import dev.nunac.pass.Compilation;
+import dev.nunac.pass.Pass;
+import dev.nunac.pass.Stage;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * For every threadblock, the chunks it reads and writes, local and remote: the paper's workload
+ * W = {(gpu, tb, C_tb)}. A send (or put) writes the peer's destination chunk — for a send, the
+ * chunk its matching receive stores — and the receive waits on that same chunk, so sender and
+ * receiver share it.
+ */
+public final class AccessAnalysis implements Pass {
+    @Override
+    public String name() {
+        return "access-analysis";
+    }
+
+    @Override
+    public Set<Stage> requires() {
+        return Set.of(Stage.CHECKED);
+    }
+
+    @Override
+    public Stage provides() {
+        return Stage.ACCESS_ANALYSED;
+    }
+
+    @Override
+    public void run(Compilation c) {
+        c.put(Accesses.KEY, analyse(c.plan()));
+    }
+
+    public static Accesses analyse(Plan plan) {
+        ChunkSpace space = new ChunkSpace(plan);
+        Transfers transfers = Transfers.of(plan);
+        List<TbAccess> out = new ArrayList<>(plan.threadblockCount());
+        IntBag local = new IntBag(), remote = new IntBag();
+        for (RankPlan rp : plan.rankPlans()) {
+            int r = rp.rank();
+            for (Threadblock tb : rp.threadblocks()) {
+                local.clear();
+                remote.clear();
+                long moved = 0;
+                int onePeer = -1;
+                for (Step s : tb.steps()) {
+                    if (s.op() == OpKind.NOP || s.op() == OpKind.SIGNAL || s.op() == OpKind.WAIT) {
+                        if (onePeer < 0 && s.peer() >= 0) onePeer = s.peer();
+                        continue;
+                    }
+                    moved += s.count();
+                    add(space, r, s.src(), local, remote);
+                    add(space, r, s.dst(), local, remote);
+                    if (s.op().oneSided() && onePeer < 0) onePeer = s.peer();
+                    if (s.op().sends) {
+                        Endpoint recv = transfers.receiverOf(new Endpoint(r, tb.id(), s.index()));
+                        if (recv != null) {
+                            Step rs = plan.rank(recv.rank()).tb(recv.tb()).steps().get(recv.step());
+                            // rrs forwards without storing: its data lands where the next hop stores it
+                            if (rs.dst() != null) add(space, r, rs.dst(), local, remote);
+                        }
+                    }
+                }
+                int peer = tb.sendPeer() >= 0 ? tb.sendPeer() : onePeer >= 0 ? onePeer : tb.recvPeer();
+                int[] l = local.sortedUnique(), rm = remote.sortedUnique();
+                out.add(new TbAccess(r, tb.id(), merge(l, rm), l, rm, moved, peer));
+            }
+        }
+        return new Accesses(space, List.copyOf(out));
+    }
+
+    /** Adds the chunks of {@code c} to the local or remote set of a threadblock on rank {@code self}. */
+    private static void add(ChunkSpace space, int self, ChunkRef c, IntBag local, IntBag remote) {
+        if (c == null) return;
+        IntBag bag = c.rank() == self ? local : remote;
+        for (int i = 0; i < c.count(); i++) bag.add(space.id(c.rank(), c.buffer(), c.index() + i));
+    }
+
+    private static int[] merge(int[] a, int[] b) {
+        int[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        Arrays.sort(out);
+        return out;
+    }
+
+    /** A growable int list; avoids boxing in the per-step loop. */
+    static final class IntBag {
+        private int[] a = new int[16];
+        private int n;
+
+        void add(int v) {
+            if (n == a.length) a = Arrays.copyOf(a, n * 2);
+            a[n++] = v;
+        }
+
+        void clear() {
+            n = 0;
+        }
+
+        int[] sortedUnique() {
+            int[] s = Arrays.copyOf(a, n);
+            Arrays.sort(s);
+            int k = 0;
+            for (int i = 0; i < s.length; i++) if (i == 0 || s[i] != s[i - 1]) s[k++] = s[i];
+            return Arrays.copyOf(s, k);
+        }
+    }
+}

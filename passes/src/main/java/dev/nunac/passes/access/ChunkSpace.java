@@ -1,0 +1,104 @@
+package dev.nunac.passes.access;
+
+import dev.nunac.ir.Buffer;
+import dev.nunac.ir.BufferLayout;
+import dev.nunac.ir.Plan;
+import dev.nunac.ir.RankPlan;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Dense integer ids for the plan's chunks after in-place aliasing: the paper's chunk tuple
+ * (chunk, buffer, gpu) as one int, so the passes can use arrays instead of maps. Ids run over
+ * ranks in order, then the rank's storage buffers in declaration order, then indices.
+ */
+public final class ChunkSpace {
+    /** A storage buffer of a rank: its name and capacity in chunks. */
+    public record Storage(int rank, String buffer, int chunks, int firstId) {}
+
+    private final Plan plan;
+    private final List<Storage> storages = new ArrayList<>();
+    private final List<Map<String, Storage>> byRank = new ArrayList<>();
+    private final int size;
+
+    public ChunkSpace(Plan plan) {
+        this.plan = plan;
+        int next = 0;
+        for (RankPlan rp : plan.rankPlans()) {
+            Map<String, Storage> m = new HashMap<>();
+            List<String> names = new ArrayList<>();
+            for (Buffer b : rp.buffers()) names.add(b.name());
+            if (!names.contains(Buffer.INPUT)) names.add(0, Buffer.INPUT);
+            if (!names.contains(Buffer.OUTPUT)) names.add(1, Buffer.OUTPUT);
+            for (String name : names) {
+                if (BufferLayout.resolve(plan, rp.rank(), name, 0).buffer().equals(name)) {
+                    int cap = Math.max(BufferLayout.capacity(plan, rp.rank(), name), aliasedSize(rp.rank(), name));
+                    Storage s = new Storage(rp.rank(), name, cap, next);
+                    next += cap;
+                    storages.add(s);
+                    m.put(name, s);
+                }
+            }
+            byRank.add(m);
+        }
+        size = next;
+    }
+
+    /** A buffer that others alias into (in-place all-gather's output) must hold their slots too. */
+    private int aliasedSize(int rank, String name) {
+        int max = 0;
+        for (String other : List.of(Buffer.INPUT, Buffer.OUTPUT)) {
+            if (other.equals(name)) continue;
+            int cap = BufferLayout.capacity(plan, rank, other);
+            if (cap > 0) {
+                BufferLayout.Slot last = BufferLayout.resolve(plan, rank, other, cap - 1);
+                if (last.buffer().equals(name)) max = Math.max(max, last.index() + 1);
+            }
+        }
+        return max;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public List<Storage> storages() {
+        return List.copyOf(storages);
+    }
+
+    /** The id of chunk {@code index} of {@code buffer} on {@code rank}, aliases resolved. */
+    public int id(int rank, String buffer, int index) {
+        BufferLayout.Slot s = BufferLayout.resolve(plan, rank, buffer, index);
+        Storage st = byRank.get(rank).get(s.buffer());
+        if (st == null || s.index() < 0 || s.index() >= st.chunks()) {
+            throw new IllegalArgumentException("no chunk r" + rank + ":" + buffer + "[" + index + "]");
+        }
+        return st.firstId() + s.index();
+    }
+
+    public Storage storageOf(int id) {
+        return storages.get(storageIndexOf(id));
+    }
+
+    /** Position in {@link #storages()} of the storage holding chunk {@code id}. */
+    public int storageIndexOf(int id) {
+        int lo = 0, hi = storages.size() - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (storages.get(mid).firstId() <= id) lo = mid;
+            else hi = mid - 1;
+        }
+        return lo;
+    }
+
+    public int rankOf(int id) {
+        return storageOf(id).rank();
+    }
+
+    public String describe(int id) {
+        Storage s = storageOf(id);
+        return "r" + s.rank() + ":" + s.buffer() + "[" + (id - s.firstId()) + "]";
+    }
+}

@@ -1,0 +1,10 @@
+package dev.nunac.passes.access;
+
+/**
+ * What one threadblock touches: the paper's (gpu, tb, C_tb). Chunk ids are {@link ChunkSpace}
+ * ids, sorted and unique. {@code local} are chunks on the threadblock's own rank, {@code remote}
+ * on other ranks (a send's or put's destination, a get's source). {@code moved} counts the
+ * chunks its steps move (the basis of its request demand); {@code peer} is the rank it mainly
+ * talks to (send peer, else the first one-sided peer, else recv peer; -1 if none).
+ */
+public record TbAccess(int rank, int tb, int[] chunks, int[] local, int[] remote, long moved, int peer) {}

@@ -58,6 +58,47 @@ final class CommonOptions {
         return l;
     }
 
+    static void addTopologyOptions(Options o) {
+        o.addOption(Option.builder().longOpt("topo").hasArg().argName("TOPOLOGY")
+                .desc("topology: a bundled name (nunac topo list) or a spec file").get());
+        o.addOption(Option.builder().longOpt("topo-override").hasArg().argName("FILE")
+                .desc("merge measured values (JSON) over the topology spec").get());
+    }
+
+    static dev.nunac.topology.Topology topology(CommandLine cl, String command) {
+        String t = cl.getOptionValue("topo");
+        if (t == null) throw new UsageException(command, "missing --topo TOPOLOGY (bundled: "
+                + String.join(", ", dev.nunac.topology.TopologyResolver.bundledNames()) + ")");
+        String ov = cl.getOptionValue("topo-override");
+        return dev.nunac.topology.TopologyResolver.resolve(t, ov == null ? null : Path.of(ov));
+    }
+
+    static dev.nunac.passes.place.PlacementOptions placementOptions(CommandLine cl) {
+        var policy = dev.nunac.passes.place.Policy.NAP_NAR;
+        String p = cl.getOptionValue("policy");
+        if (p != null) {
+            policy = dev.nunac.passes.place.Policy.parse(p).orElseThrow(() -> new UsageException(null,
+                    "--policy: unknown policy '" + p + "' (known: " + dev.nunac.passes.place.Policy.ids() + ")"));
+        }
+        int nar = dev.nunac.passes.place.PlacementOptions.NAR_DEFAULT;
+        String n = cl.getOptionValue("nar");
+        if (n != null) {
+            if (n.equals("off")) nar = dev.nunac.passes.place.PlacementOptions.NAR_OFF;
+            else if (!n.equals("default")) {
+                try {
+                    nar = Integer.parseInt(n);
+                } catch (NumberFormatException e) {
+                    throw new UsageException(null, "--nar expects a granularity or 'off', got '" + n + "'");
+                }
+                if (nar < 1) throw new UsageException(null, "--nar expects a positive granularity or 'off', got '" + n + "'");
+            }
+        }
+        long size = dev.nunac.passes.place.PlacementOptions.DEFAULT_SIZE;
+        String s = cl.getOptionValue("size");
+        if (s != null) size = Sizes.parse(s);
+        return new dev.nunac.passes.place.PlacementOptions(policy, nar, size);
+    }
+
     /** The single PLAN argument of a command. */
     static Path onePlan(CommandLine cl, String command) {
         List<String> args = cl.getArgList();

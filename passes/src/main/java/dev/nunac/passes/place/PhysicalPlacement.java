@@ -320,14 +320,17 @@ public final class PhysicalPlacement implements Pass {
                 gi++;
                 for (int m : g.members()) {
                     TbAccess t = acc.threadblocks().get(m);
+                    int[] own = portsOf(t.rank(), t.peer(), domain);
                     for (int ch : t.local()) {
-                        if (!chunkPlaced[ch]) placeChunk(ch, topo.stacksByDistanceFromCu(cuOfTb[m]), k > 1 && !direct ? domain : -1);
+                        if (!chunkPlaced[ch]) {
+                            placeChunk(ch, topo.stacksByDistanceFromCu(cuOfTb[m]), stackShare(own), k > 1 && !direct ? domain : -1);
+                        }
                     }
                     for (int ch : t.remote()) {
                         if (chunkPlaced[ch]) continue;
                         int q = acc.space().rankOf(ch);
                         int[] ports = portsOf(q, t.rank(), domain);
-                        placeChunk(ch, stacksNear(ports), k > 1 && !direct && ports != nicPorts ? domain : -1);
+                        placeChunk(ch, stacksNear(ports), stackShare(ports), k > 1 && !direct && ports != nicPorts ? domain : -1);
                     }
                 }
             }
@@ -344,7 +347,12 @@ public final class PhysicalPlacement implements Pass {
             }
         }
 
-        void placeChunk(int ch, int[] prefs, int domain) {
+        /** A port set's fair share of stacks: placing beyond it is a spill. */
+        int stackShare(int[] ports) {
+            return (int) Math.ceil((double) nStacks * ports.length / Math.max(1, kindCount(ports)));
+        }
+
+        void placeChunk(int ch, int[] prefs, int share, int domain) {
             chunkPlaced[ch] = true;
             int r = acc.space().rankOf(ch);
             long[] left = stackLeft[r];
@@ -352,7 +360,7 @@ public final class PhysicalPlacement implements Pass {
             for (int i = 0; i < prefs.length; i++) {
                 if (left[prefs[i]] >= cb) {
                     chosen = prefs[i];
-                    if (i > 0) stackSpills++;
+                    if (i >= share) stackSpills++;
                     break;
                 }
             }

@@ -1,0 +1,14 @@
+package dev.nunac.driver;
+
+import dev.nunac.ir.Plan;
+import dev.nunac.passes.access.Accesses;
+import dev.nunac.passes.alloc.LogicalGroups;
+import dev.nunac.passes.nar.NarChoice;
+import dev.nunac.passes.place.Placement;
+import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.passes.realise.Realised;
+import dev.nunac.topology.Topology;
+
+/** Everything one compilation produced; immutable, and all an emitter needs. */
+public record CompileResult(Plan plan, Topology topology, PlacementOptions options, Accesses accesses,
+                            LogicalGroups groups, NarChoice nar, Placement placement, Realised realised) {}

@@ -1,0 +1,112 @@
+package dev.nunac.emit;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Canonical JSON text: keys sorted, 2-space indent, arrays of scalars on one line and arrays of
+ * objects one element per line, numbers in a locale-independent form, LF line ends, a trailing
+ * newline. The same value always gives the same bytes, so outputs can be diffed and golden-tested.
+ * Values are Map (any key order), List, String, Integer/Long, Double (NaN and infinities become
+ * null), Boolean and null.
+ */
+public final class CanonicalJson {
+    private CanonicalJson() {}
+
+    public static String write(Object value) {
+        StringBuilder sb = new StringBuilder(4096);
+        write(sb, value, 0);
+        sb.append('\n');
+        return sb.toString();
+    }
+
+    private static void write(StringBuilder sb, Object v, int indent) {
+        if (v instanceof Map<?, ?> m) {
+            if (m.isEmpty()) {
+                sb.append("{}");
+                return;
+            }
+            TreeMap<String, Object> sorted = new TreeMap<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) sorted.put(String.valueOf(e.getKey()), e.getValue());
+            sb.append("{\n");
+            int i = 0;
+            for (Map.Entry<String, Object> e : sorted.entrySet()) {
+                pad(sb, indent + 1);
+                string(sb, e.getKey());
+                sb.append(": ");
+                write(sb, e.getValue(), indent + 1);
+                sb.append(++i < sorted.size() ? ",\n" : "\n");
+            }
+            pad(sb, indent);
+            sb.append('}');
+        } else if (v instanceof List<?> l) {
+            boolean scalars = l.stream().noneMatch(x -> x instanceof Map || x instanceof List);
+            if (l.isEmpty()) {
+                sb.append("[]");
+            } else if (scalars) {
+                sb.append('[');
+                for (int i = 0; i < l.size(); i++) {
+                    if (i > 0) sb.append(", ");
+                    write(sb, l.get(i), indent);
+                }
+                sb.append(']');
+            } else {
+                sb.append("[\n");
+                for (int i = 0; i < l.size(); i++) {
+                    pad(sb, indent + 1);
+                    write(sb, l.get(i), indent + 1);
+                    sb.append(i + 1 < l.size() ? ",\n" : "\n");
+                }
+                pad(sb, indent);
+                sb.append(']');
+            }
+        } else if (v instanceof int[] a) {
+            sb.append('[');
+            for (int i = 0; i < a.length; i++) sb.append(i > 0 ? ", " : "").append(a[i]);
+            sb.append(']');
+        } else if (v instanceof String s) {
+            string(sb, s);
+        } else if (v instanceof Double d) {
+            sb.append(number(d));
+        } else if (v instanceof Float f) {
+            sb.append(number(f.doubleValue()));
+        } else if (v == null) {
+            sb.append("null");
+        } else {
+            sb.append(v); // Integer, Long, Boolean
+        }
+    }
+
+    /** Up to 4 decimals, no trailing zeros, no exponent: 0.5, 12, 3.1416. */
+    public static String number(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) return "null";
+        String s = String.format(Locale.ROOT, "%.4f", d);
+        if (s.contains(".")) s = s.replaceAll("0+$", "").replaceAll("\\.$", "");
+        return s.equals("-0") ? "0" : s;
+    }
+
+    private static void pad(StringBuilder sb, int indent) {
+        for (int i = 0; i < indent; i++) sb.append("  ");
+    }
+
+    private static void string(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    else sb.append(c);
+                }
+            }
+        }
+        sb.append('"');
+    }
+}

@@ -1,0 +1,141 @@
+package dev.nunac.emit;
+
+import dev.nunac.driver.CompileResult;
+import dev.nunac.passes.access.TbAccess;
+import dev.nunac.passes.nar.NarChoice;
+import dev.nunac.passes.place.PageMap;
+import dev.nunac.passes.place.Placement;
+import dev.nunac.passes.place.PlacementStats;
+import dev.nunac.passes.realise.Realised;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * placement.json: the canonical, versioned placement (schema: docs/schema/placement.schema.json).
+ * Per rank the launch grid, each threadblock's CU, mask, NAR domain, logical group and grid
+ * slot, the per-domain stream masks, and per buffer the page → stack and page → domain maps.
+ */
+public final class PlacementJson {
+    public static final int VERSION = 1;
+
+    private PlacementJson() {}
+
+    public static String emit(CompileResult r, PlacementStats baseline) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("schema", "nunac-placement");
+        root.put("version", VERSION);
+        Map<String, Object> plan = new LinkedHashMap<>();
+        plan.put("name", r.plan().name());
+        plan.put("collective", r.plan().collective().id());
+        plan.put("ranks", r.plan().ranks());
+        plan.put("protocol", r.plan().protocol().id());
+        plan.put("threadblocks", r.plan().threadblockCount());
+        plan.put("steps", r.plan().stepCount());
+        root.put("plan", plan);
+        Map<String, Object> topo = new LinkedHashMap<>();
+        topo.put("name", r.topology().name());
+        topo.put("cus", r.topology().cus().size());
+        topo.put("stacks", r.topology().stacks().size());
+        topo.put("scale_up_ports", r.topology().scaleUpPorts().size());
+        topo.put("dispatch", r.realised().dispatch());
+        topo.put("mask_words", r.realised().maskWords());
+        root.put("topology", topo);
+        Placement pl = r.placement();
+        root.put("policy", pl.policy().id());
+        root.put("size_bytes", r.options().sizeBytes());
+        root.put("chunk_bytes", pl.chunkBytes());
+        root.put("page_bytes", pl.pageBytes());
+        root.put("nar", nar(r.nar()));
+        root.put("ranks", ranks(r));
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put(pl.policy().id(), stats(pl.stats()));
+        if (baseline != null) summary.put("ua", stats(baseline));
+        summary.put("logical_groups", r.groups().groups().size());
+        root.put("summary", summary);
+        return CanonicalJson.write(root);
+    }
+
+    private static Map<String, Object> nar(NarChoice n) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("granularity", n.granularity());
+        m.put("direct", n.direct());
+        m.put("reason", n.reason());
+        List<Object> cands = new ArrayList<>();
+        for (NarChoice.Candidate c : n.candidates()) {
+            Map<String, Object> cm = new LinkedHashMap<>();
+            cm.put("granularity", c.granularity());
+            cm.put("estimate_ns", c.estimateNs());
+            cands.add(cm);
+        }
+        m.put("candidates", cands);
+        return m;
+    }
+
+    private static List<Object> ranks(CompileResult r) {
+        List<Object> out = new ArrayList<>();
+        Placement pl = r.placement();
+        int base = 0;
+        for (Realised.RankLaunch rl : r.realised().ranks()) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("rank", rl.rank());
+            rm.put("grid", rl.grid());
+            List<Object> tbs = new ArrayList<>();
+            for (int t = 0; t < rl.slotOfTb().length; t++) {
+                TbAccess a = r.accesses().threadblocks().get(base + t);
+                Map<String, Object> tm = new LinkedHashMap<>();
+                tm.put("tb", t);
+                tm.put("cu", pl.cuOfTb()[base + t]);
+                tm.put("mask", Realised.hex(rl.tbMasks().get(t)));
+                tm.put("domain", pl.domainOfTb()[base + t]);
+                tm.put("group", pl.groupOfTb()[base + t]);
+                tm.put("slot", rl.slotOfTb()[t]);
+                tm.put("peer", a.peer());
+                tbs.add(tm);
+            }
+            base += rl.slotOfTb().length;
+            rm.put("threadblocks", tbs);
+            List<Object> streams = new ArrayList<>();
+            for (Realised.StreamMask s : rl.streams()) {
+                Map<String, Object> sm = new LinkedHashMap<>();
+                sm.put("domain", s.domain());
+                sm.put("mask", Realised.hex(s.mask()));
+                sm.put("cus", s.cus());
+                sm.put("added_for_empty_dies", s.addedForEmptyDies());
+                streams.add(sm);
+            }
+            rm.put("streams", streams);
+            List<Object> bufs = new ArrayList<>();
+            for (PageMap pm : pl.pages()) {
+                if (pm.rank() != rl.rank() || pm.stack().length == 0) continue;
+                Map<String, Object> bm = new LinkedHashMap<>();
+                bm.put("buffer", pm.buffer());
+                bm.put("pages", pm.stack().length);
+                bm.put("stack", pm.stack());
+                bm.put("domain", pm.domain());
+                bufs.add(bm);
+            }
+            rm.put("buffers", bufs);
+            out.add(rm);
+        }
+        return out;
+    }
+
+    static Map<String, Object> stats(PlacementStats s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mean_cu_port_hops", s.meanCuPortHops());
+        m.put("max_cu_port_hops", s.maxCuPortHops());
+        m.put("mean_stack_port_hops", s.meanStackPortHops());
+        m.put("max_stack_port_hops", s.maxStackPortHops());
+        m.put("cu_spills", s.cuSpills());
+        m.put("cu_overflows", s.cuOverflows());
+        m.put("stack_spills", s.stackSpills());
+        m.put("stack_overflows", s.stackOverflows());
+        m.put("page_conflicts", s.pageConflicts());
+        m.put("pages_untouched", s.pagesUntouched());
+        m.put("max_cu_load", s.maxCuLoad());
+        m.put("max_stack_load", s.maxStackLoad());
+        return m;
+    }
+}

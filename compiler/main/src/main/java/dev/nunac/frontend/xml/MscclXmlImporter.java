@@ -155,7 +155,7 @@ public final class MscclXmlImporter implements XmlDocumentReader.Handler {
     }
 
     private Plan finish(String file) {
-        if (!sawAlgo) d.error(SourcePos.of(file), "no <algo> element");
+        if (!sawAlgo && !d.hasErrors()) d.error(SourcePos.of(file), "no <algo> element");
         if (header == null) {
             d.throwIfErrors(ErrorKind.PLAN);
             throw new IllegalStateException("no header and no error");

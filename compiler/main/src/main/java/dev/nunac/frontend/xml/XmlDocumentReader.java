@@ -34,9 +34,10 @@ final class XmlDocumentReader {
             // The position after the previous event is where the next tag's '<' is (or the
             // whitespace before it): more useful in messages than the end of the tag.
             Location before = r.getLocation();
+            SourcePos whitespaceEnd = null;
             while (r.hasNext()) {
                 int ev = r.next();
-                SourcePos pos = pos(file, before);
+                SourcePos pos = before == null ? whitespaceEnd : pos(file, before);
                 switch (ev) {
                     case XMLStreamConstants.START_ELEMENT -> {
                         if (++elements > limits.maxElements()) {
@@ -57,9 +58,15 @@ final class XmlDocumentReader {
                         h.start(new XmlElement(r.getLocalName(), attrs, pos), depth);
                     }
                     case XMLStreamConstants.END_ELEMENT -> h.end(r.getLocalName(), depth--);
-                    case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA -> {
-                        if (!r.isWhiteSpace()) throw new CompileException(ErrorKind.PLAN, textPos(file, before, r),
-                                "unexpected text '" + abbreviate(r.getText().strip()) + "'");
+                    case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
+                        SourcePos end = textPos(file, before == null ? whitespaceEnd : pos(file, before), r);
+                        if (!r.isWhiteSpace()) {
+                            throw new CompileException(ErrorKind.PLAN, end, "unexpected text '" + abbreviate(r.getText().strip()) + "'");
+                        }
+                        // The reader's own location here is past the '<' it looked ahead at.
+                        before = null;
+                        whitespaceEnd = end;
+                        continue;
                     }
                     case XMLStreamConstants.DTD -> throw input(pos,
                             "DOCTYPE declarations are not allowed (an MSCCL-IR file needs no DTD or entities)");
@@ -80,10 +87,11 @@ final class XmlDocumentReader {
         }
     }
 
-    private static SourcePos textPos(String file, Location before, XMLStreamReader r) {
-        // Skip the leading whitespace of a text node so the column points at the text itself.
+    private static SourcePos textPos(String file, SourcePos before, XMLStreamReader r) {
+        // Skip the leading whitespace of a text node so the column points at the text itself
+        // (or, for whitespace only, at what follows it).
         String t = r.getText();
-        int line = before.getLineNumber(), col = before.getColumnNumber();
+        int line = before.line(), col = before.col();
         for (int i = 0; i < t.length() && Character.isWhitespace(t.charAt(i)); i++) {
             if (t.charAt(i) == '\n') {
                 line++;

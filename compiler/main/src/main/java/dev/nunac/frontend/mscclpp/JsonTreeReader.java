@@ -3,10 +3,10 @@ package dev.nunac.frontend.mscclpp;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.exc.StreamReadException;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
@@ -44,15 +44,27 @@ final class JsonTreeReader {
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .build();
         JsonTreeReader r = new JsonTreeReader(file, limits);
-        try (JsonParser p = f.createParser(bytes)) {
+        JsonParser p = null;
+        try {
+            p = f.createParser(bytes);
             if (p.nextToken() == null) throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "empty document");
             JsonNode root = r.value(p);
             if (p.nextToken() != null) throw r.input(p.currentTokenLocation(), "unexpected content after the document");
             return root;
-        } catch (StreamReadException e) {
-            throw r.input(e.getLocation(), "not well-formed JSON: " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            // Constraint violations carry no location of their own: use where the parser stopped.
+            JsonLocation at = e.getLocation() != null ? e.getLocation() : p == null ? null : p.currentLocation();
+            throw r.input(at, "not well-formed JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + e.getMessage());
+        } finally {
+            if (p != null) {
+                try {
+                    p.close();
+                } catch (IOException ignored) {
+                    // reading from memory: nothing to release
+                }
+            }
         }
     }
 

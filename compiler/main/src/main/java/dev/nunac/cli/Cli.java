@@ -33,7 +33,10 @@ public final class Cli {
 
     public Cli(Io io) {
         this.io = io;
-        for (Command c : List.of(new CompileCommand(), new CheckCommand(), new IrCommand(), new TopoCommand())) commands.put(c.name(), c);
+        for (Command c : List.of(new CompileCommand(), new CheckCommand(), new IrCommand(), new ExportCommand(),
+                new TopoCommand())) {
+            commands.put(c.name(), c);
+        }
     }
 
     public int run(String... args) {

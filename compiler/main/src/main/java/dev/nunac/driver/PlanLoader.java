@@ -5,10 +5,13 @@ import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
 import dev.nunac.frontend.SourceText;
 import dev.nunac.frontend.dsl.DslFrontEnd;
+import dev.nunac.frontend.mscclpp.MscclppJsonImporter;
+import dev.nunac.frontend.xml.MscclXmlImporter;
 import dev.nunac.ir.IrVerifier;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -30,12 +33,19 @@ public final class PlanLoader {
     public static Plan load(Path path, Map<String, String> defines, Limits limits) {
         String name = path.toString();
         String ext = extension(name);
-        if (!ext.equals("msccl")) {
-            throw new CompileException(ErrorKind.INPUT, SourcePos.of(name),
-                    "unsupported plan format '." + ext + "' (expected .msccl)");
-        }
-        SourceText src = new SourceText(name, readText(path, limits));
-        Plan plan = DslFrontEnd.parse(src, defines, limits);
+        Plan plan = switch (ext) {
+            case "msccl" -> DslFrontEnd.parse(new SourceText(name, readText(path, limits)), defines, limits);
+            case "xml" -> {
+                try (InputStream in = open(path, limits)) {
+                    yield MscclXmlImporter.read(name, in, limits);
+                } catch (IOException e) {
+                    throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot read: " + e.getMessage());
+                }
+            }
+            case "json" -> MscclppJsonImporter.read(name, readBytes(path, limits), limits);
+            default -> throw new CompileException(ErrorKind.INPUT, SourcePos.of(name),
+                    "unsupported plan format '." + ext + "' (expected .msccl, .xml or .json)");
+        };
         var d = IrVerifier.verify(plan);
         d.throwIfErrors(ErrorKind.PLAN);
         return plan;
@@ -53,6 +63,15 @@ public final class PlanLoader {
     }
 
     public static byte[] readBytes(Path path, Limits limits) {
+        try (InputStream in = open(path, limits)) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(path.toString()), "cannot read: " + e.getMessage());
+        }
+    }
+
+    /** Opens a file for streaming once its size is known to be within the input-size limit. */
+    public static InputStream open(Path path, Limits limits) {
         String name = path.toString();
         try {
             if (Files.isDirectory(path)) throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "is a directory, not a file");
@@ -61,7 +80,7 @@ public final class PlanLoader {
                 throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "file is " + size + " bytes; the limit is "
                         + limits.maxInputBytes() + " (raise it with --limit input-bytes=N)");
             }
-            return Files.readAllBytes(path);
+            return new java.io.BufferedInputStream(Files.newInputStream(path), 1 << 16);
         } catch (NoSuchFileException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "no such file");
         } catch (AccessDeniedException e) {

@@ -1,0 +1,58 @@
+package dev.nunac.cli;
+
+import dev.nunac.diag.CompileException;
+import dev.nunac.diag.ErrorKind;
+import dev.nunac.diag.SourcePos;
+import dev.nunac.driver.PlanLoader;
+import dev.nunac.emit.MscclXmlExporter;
+import dev.nunac.ir.Plan;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+
+/** {@code nunac export PLAN [-o FILE]}: the plan as MSCCL-IR XML for the RCCL/MSCCL executors. */
+final class ExportCommand implements Command {
+    @Override
+    public String name() {
+        return "export";
+    }
+
+    @Override
+    public String summary() {
+        return "write a plan as MSCCL-IR XML (the newer executors' dialect)";
+    }
+
+    @Override
+    public String usage() {
+        return "export PLAN [-D name=value]... [-o FILE]";
+    }
+
+    @Override
+    public Options options() {
+        Options o = CommonOptions.planOptions();
+        o.addOption(Option.builder("o").longOpt("output").hasArg().argName("FILE").desc("write to FILE instead of stdout").get());
+        return o;
+    }
+
+    @Override
+    public int run(CommandLine cl, Io io) {
+        Plan plan = PlanLoader.load(CommonOptions.onePlan(cl, name()), CommonOptions.defines(cl), CommonOptions.limits(cl));
+        String xml = MscclXmlExporter.export(plan);
+        String out = cl.getOptionValue("o");
+        if (out == null) {
+            io.out().print(xml);
+            io.out().flush();
+            return 0;
+        }
+        try {
+            Files.writeString(Path.of(out), xml, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(out), "cannot write: " + e.getMessage());
+        }
+        return 0;
+    }
+}

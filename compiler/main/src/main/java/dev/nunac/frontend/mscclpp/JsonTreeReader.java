@@ -1,0 +1,113 @@
+package dev.nunac.frontend.mscclpp;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import dev.nunac.diag.CompileException;
+import dev.nunac.diag.ErrorKind;
+import dev.nunac.diag.SourcePos;
+import dev.nunac.ir.Limits;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a JSON document into {@link JsonNode}s with Jackson's streaming parser, under bounds:
+ * document length, nesting, number and string lengths ({@link StreamReadConstraints}), value
+ * count and members per object ({@link Limits}); duplicate keys are refused. Any failure to read
+ * is an INPUT error at the parser's line and column.
+ */
+final class JsonTreeReader {
+    private final String file;
+    private final Limits limits;
+    private long values;
+
+    private JsonTreeReader(String file, Limits limits) {
+        this.file = file;
+        this.limits = limits;
+    }
+
+    static JsonNode read(String file, byte[] bytes, Limits limits) {
+        StreamReadConstraints c = StreamReadConstraints.builder()
+                .maxNestingDepth(limits.maxNesting())
+                .maxDocumentLength(limits.maxInputBytes())
+                .maxStringLength(1 << 20)
+                .maxNumberLength(64)
+                .build();
+        JsonFactory f = JsonFactory.builder().streamReadConstraints(c)
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .build();
+        JsonTreeReader r = new JsonTreeReader(file, limits);
+        JsonParser p = null;
+        try {
+            p = f.createParser(bytes);
+            if (p.nextToken() == null) throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "empty document");
+            JsonNode root = r.value(p);
+            if (p.nextToken() != null) throw r.input(p.currentTokenLocation(), "unexpected content after the document");
+            return root;
+        } catch (JsonProcessingException e) {
+            // Constraint violations carry no location of their own: use where the parser stopped.
+            JsonLocation at = e.getLocation() != null ? e.getLocation() : p == null ? null : p.currentLocation();
+            throw r.input(at, "not well-formed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + e.getMessage());
+        } finally {
+            if (p != null) {
+                try {
+                    p.close();
+                } catch (IOException ignored) {
+                    // reading from memory: nothing to release
+                }
+            }
+        }
+    }
+
+    private JsonNode value(JsonParser p) throws IOException {
+        SourcePos pos = pos(p.currentTokenLocation());
+        if (++values > limits.maxElements()) {
+            throw new CompileException(ErrorKind.INPUT, pos, "more than " + limits.maxElements()
+                    + " JSON values (raise the limit with --limit elements=N)");
+        }
+        JsonToken t = p.currentToken();
+        switch (t) {
+            case START_OBJECT -> {
+                Map<String, JsonNode> m = new LinkedHashMap<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String k = p.currentName();
+                    if (m.size() >= limits.maxAttributes()) {
+                        throw new CompileException(ErrorKind.INPUT, pos, "object has more than " + limits.maxAttributes()
+                                + " members (raise the limit with --limit attributes=N)");
+                    }
+                    p.nextToken();
+                    m.put(k, value(p));
+                }
+                return new JsonNode(JsonNode.Kind.OBJECT, m, null, null, pos);
+            }
+            case START_ARRAY -> {
+                List<JsonNode> l = new ArrayList<>();
+                while (p.nextToken() != JsonToken.END_ARRAY) l.add(value(p));
+                return new JsonNode(JsonNode.Kind.ARRAY, null, l, null, pos);
+            }
+            case VALUE_STRING -> { return new JsonNode(JsonNode.Kind.STRING, null, null, p.getText(), pos); }
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> { return new JsonNode(JsonNode.Kind.NUMBER, null, null, p.getText(), pos); }
+            case VALUE_TRUE, VALUE_FALSE -> { return new JsonNode(JsonNode.Kind.BOOLEAN, null, null, p.getText(), pos); }
+            case VALUE_NULL -> { return new JsonNode(JsonNode.Kind.NULL, null, null, "null", pos); }
+            default -> throw input(p.currentTokenLocation(), "unexpected token " + t);
+        }
+    }
+
+    private SourcePos pos(JsonLocation l) {
+        if (l == null || l.getLineNr() < 1) return SourcePos.of(file);
+        return new SourcePos(file, l.getLineNr(), Math.max(1, l.getColumnNr()));
+    }
+
+    private CompileException input(JsonLocation l, String message) {
+        return new CompileException(ErrorKind.INPUT, pos(l), message);
+    }
+}

@@ -1,0 +1,169 @@
+package dev.nunac.frontend.mscclpp;
+
+import dev.nunac.diag.Diagnostics;
+import dev.nunac.diag.SourcePos;
+import dev.nunac.ir.Buffer;
+import dev.nunac.ir.ChunkRef;
+import dev.nunac.ir.OpKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Lowers one MSCCL++ operation to IR steps that touch the same chunks, local and remote:
+ * copies become COPY, PUT (remote destination) or GET (remote source); reductions accumulate
+ * into their first local destination (REDUCE for a local operand, GET_REDUCE for a remote one)
+ * and then copy or put the result to the other destinations; packet variants move the same
+ * chunks; signal and wait name the channel's peer; barriers, flushes and semaphore operations
+ * carry no data and become NOP. A {@code pipeline} lowers its nested operations once.
+ */
+final class OpLowering {
+    /** A lowered step before its threadblock gives it an index. */
+    record Draft(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos) {}
+
+    private static final Set<String> NOPS = Set.of("nop", "barrier", "flush", "sem_acquire", "sem_release");
+    private static final Set<String> SIGNALS = Set.of("signal", "rlxsignal");
+    private static final Set<String> WAITS = Set.of("wait", "rlxwait");
+    private static final Set<String> COPIES = Set.of("put", "pws", "pwsf", "get", "copy", "ppkt", "rppkt", "cpkt", "upkt",
+            "gstore", "gstorepkt");
+    private static final Set<String> REDUCES = Set.of("re", "res", "rre", "rres", "respkt", "repkt", "recpkt", "recspkt",
+            "glres");
+    static final String KNOWN = "barrier, copy, cpkt, flush, get, glres, gstore, gstorepkt, nop, pipeline, ppkt, put, pws,"
+            + " pwsf, re, recpkt, recspkt, repkt, res, respkt, rlxsignal, rlxwait, rppkt, rre, rres, sem_acquire,"
+            + " sem_release, signal, upkt, wait";
+
+    private final Resources res;
+    private final Diagnostics d;
+    private final List<Draft> out;
+
+    OpLowering(Resources res, Diagnostics d, List<Draft> out) {
+        this.res = res;
+        this.d = d;
+        this.out = out;
+    }
+
+    void lower(JsonNode op, int depth) {
+        if (!Members.isObject(op, "an operation", d)) return;
+        Members m = new Members(op, "operation", d);
+        String name = m.string("name");
+        if (name == null) return;
+        String chType = op.get("channel_type") != null && op.get("channel_type").kind() == JsonNode.Kind.STRING
+                ? op.get("channel_type").text() : "memory";
+        if (name.equals("pipeline")) {
+            for (JsonNode nested : m.array("ops", false)) lower(nested, depth + 1);
+        } else if (NOPS.contains(name)) {
+            out.add(new Draft(OpKind.NOP, null, null, -1, op.pos()));
+        } else if (SIGNALS.contains(name) || WAITS.contains(name)) {
+            for (int peer : peers(op, m, chType)) {
+                out.add(new Draft(SIGNALS.contains(name) ? OpKind.SIGNAL : OpKind.WAIT, null, null, peer, op.pos()));
+            }
+        } else if (COPIES.contains(name)) {
+            copy(op, m, name, chType);
+            if (name.equals("pws") || name.equals("pwsf")) {
+                for (int peer : peers(op, m, chType)) out.add(new Draft(OpKind.SIGNAL, null, null, peer, op.pos()));
+            }
+        } else if (REDUCES.contains(name)) {
+            reduce(op, m, name, chType);
+        } else {
+            d.error(op.pos(), "unknown operation '" + name + "' (known: " + KNOWN + ")");
+        }
+    }
+
+    private List<Integer> peers(JsonNode op, Members m, String chType) {
+        List<Integer> peers = new ArrayList<>();
+        for (JsonNode id : m.array("channel_ids", false)) {
+            int i = m.integer(id, "channel_ids", 0);
+            if (i == Members.BAD) continue;
+            int peer = res.peer(chType, res.channel(chType, i));
+            if (peer < 0) d.error(id.pos(), "channel id " + i + " names no " + chType + " channel of this threadblock");
+            else peers.add(peer);
+        }
+        return peers;
+    }
+
+    private void copy(JsonNode op, Members m, String name, String chType) {
+        List<ChunkRef> src = operands(m, "src_buff", chType);
+        List<ChunkRef> dst = operands(m, "dst_buff", chType);
+        if (src == null || dst == null) return;
+        if (src.isEmpty() || dst.isEmpty() || (src.size() != 1 && src.size() != dst.size())) {
+            d.error(op.pos(), "'" + name + "' needs one source or as many sources as destinations, found "
+                    + src.size() + " and " + dst.size());
+            return;
+        }
+        for (int i = 0; i < dst.size(); i++) move(op.pos(), src.get(src.size() == 1 ? 0 : i), dst.get(i));
+    }
+
+    private void reduce(JsonNode op, Members m, String name, String chType) {
+        List<ChunkRef> src = operands(m, "src_buff", chType);
+        List<ChunkRef> dst = operands(m, "dst_buff", chType);
+        if (src == null || dst == null) return;
+        ChunkRef acc = null;
+        for (ChunkRef c : dst) if (c.rank() == res.rank()) { acc = c; break; }
+        if (src.isEmpty() || acc == null) {
+            d.error(op.pos(), "'" + name + "' needs a source and a local destination to reduce into");
+            return;
+        }
+        List<ChunkRef> rest = new ArrayList<>(src);
+        if (!rest.remove(acc)) move(op.pos(), rest.remove(0), acc); // acc = first source, then ⊕ the others
+        for (ChunkRef s : rest) {
+            boolean remote = s.rank() != res.rank();
+            out.add(new Draft(remote ? OpKind.GET_REDUCE : OpKind.REDUCE, s, acc, remote ? s.rank() : -1, op.pos()));
+        }
+        for (ChunkRef t : dst) if (!t.equals(acc)) move(op.pos(), acc, t);
+    }
+
+    /** A copy between two chunks of which at most one is remote. */
+    private void move(SourcePos pos, ChunkRef s, ChunkRef t) {
+        boolean rs = s.rank() != res.rank(), rt = t.rank() != res.rank();
+        if (rs && rt) d.error(pos, "a copy between two remote buffers (" + s + " to " + t + ") cannot be expressed");
+        else if (rt) out.add(new Draft(OpKind.PUT, s, t, t.rank(), pos));
+        else if (rs) out.add(new Draft(OpKind.GET, s, t, s.rank(), pos));
+        else out.add(new Draft(OpKind.COPY, s, t, -1, pos));
+    }
+
+    /** The chunks an operand list names; a switch operand names that chunk on every rank of its group. */
+    private List<ChunkRef> operands(Members m, String member, String chType) {
+        List<ChunkRef> refs = new ArrayList<>();
+        int before = d.errorCount();
+        for (JsonNode b : m.array(member, true)) {
+            if (!Members.isObject(b, "an operand of '" + member + "'", d)) continue;
+            Members bm = new Members(b, "operand", d);
+            int index = bm.integer("index", 0);
+            int size = bm.integer("size", 1);
+            if (index == Members.BAD || size == Members.BAD) continue;
+            if (b.get("type") != null) {
+                String buf = bufferName(bm.string("type"), b);
+                if (buf != null) refs.add(new ChunkRef(res.rank(), buf, index, size));
+            } else if (b.get("buffer_id") != null) {
+                int id = bm.integer("buffer_id", 0);
+                if (id == Members.BAD) continue;
+                Resources.RemoteBuffer rb = res.remote(chType, id);
+                if (rb == null) d.error(b.pos(), "buffer_id " + id + " names no remote buffer of this threadblock");
+                else refs.add(new ChunkRef(rb.rank(), rb.buffer(), index, size));
+            } else if (b.get("switch_channel_id") != null) {
+                int id = bm.integer("switch_channel_id", 0);
+                if (id == Members.BAD) continue;
+                int g = res.channel("switch", id);
+                if (g < 0 || g >= res.switches().size()) {
+                    d.error(b.pos(), "switch_channel_id " + id + " names no switch channel of this threadblock");
+                    continue;
+                }
+                Resources.SwitchChannel sc = res.switches().get(g);
+                for (int r : sc.ranks()) refs.add(new ChunkRef(r, sc.buffer(), index, size));
+            } else {
+                d.error(b.pos(), "operand has none of 'type', 'buffer_id' or 'switch_channel_id'");
+            }
+        }
+        return d.errorCount() > before ? null : refs;
+    }
+
+    static final Map<String, String> BUFFERS = Map.of("i", Buffer.INPUT, "o", Buffer.OUTPUT, "s", Buffer.SCRATCH);
+
+    private String bufferName(String letter, JsonNode at) {
+        if (letter == null) return null;
+        String b = BUFFERS.get(letter);
+        if (b == null) d.error(at.pos(), "buffer type must be i, o or s, found '" + letter + "'");
+        return b;
+    }
+}

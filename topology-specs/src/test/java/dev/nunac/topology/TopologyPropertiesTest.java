@@ -14,7 +14,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /** Properties over generated meshes: routing, NAR partitions and CU orderings. */
-class TopologyProperties {
+class TopologyPropertiesTest {
     private static final String Q = "{\"value\": %s, \"basis\": \"assumed\", \"source\": \"t\"}";
 
     /** A w x h mesh, one compute die, 2 CUs per router, k ports per router on both edge columns. */

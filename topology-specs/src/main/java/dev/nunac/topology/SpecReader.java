@@ -62,7 +62,10 @@ final class SpecReader {
         readSources(root);
         readDies(root);
         Obj nocObj = root.obj("noc", true, "noc");
+        int before = d.errorCount();
         Noc noc = nocObj == null ? null : readNoc(nocObj);
+        // Without a sound router graph every router reference would fail too: report the cause only.
+        if (d.errorCount() > before || nocObj == null) return null;
         Obj compute = root.obj("compute", true, "compute");
         Dispatch dispatch = compute == null ? null : readCompute(compute);
         Obj memObj = root.obj("memory", true, "memory");
@@ -578,7 +581,7 @@ final class SpecReader {
         String model = o.choice("model", true, List.of("clos", "direct"));
         prov(o);
         if (model == null) return null;
-        if (planes == 0) d.error(o.pos(), o.path + ": there are no scale-up ports (io groups of kind 'scale-up')");
+        if (planes == 0 && !d.hasErrors()) d.error(o.pos(), o.path + ": there are no scale-up ports (io groups of kind 'scale-up')");
         if (model.equals("clos")) {
             Integer gpus = o.has("gpus") ? o.integer("gpus", true, 2, 1 << 20) : Integer.valueOf(0);
             if (o.has("peers")) o.error("peers", "'peers' applies to model 'direct' only; under 'clos' port i is on switch plane i");

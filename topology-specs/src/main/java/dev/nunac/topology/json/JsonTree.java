@@ -49,6 +49,25 @@ public final class JsonTree {
         }
         String text = new String(bytes, StandardCharsets.UTF_8);
         try (JsonParser p = FACTORY.createParser(text)) {
+            try {
+                return document(file, p);
+            } catch (JsonProcessingException e) {
+                // Limit violations carry no location of their own; the parser knows where it is.
+                JsonLocation loc = e.getLocation() != null ? e.getLocation() : p.currentLocation();
+                throw new CompileException(ErrorKind.INPUT, pos(file, loc), "malformed JSON: " + firstLine(e.getOriginalMessage()));
+            }
+        } catch (IOException e) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + e.getMessage());
+        }
+    }
+
+    private static String firstLine(String msg) {
+        int nl = msg.indexOf('\n');
+        return nl >= 0 ? msg.substring(0, nl) : msg;
+    }
+
+    private static JNode document(String file, JsonParser p) throws IOException {
+        {
             JsonToken t = p.nextToken();
             if (t == null) throw new CompileException(ErrorKind.INPUT, new SourcePos(file, 1, 1), "empty document: expected a JSON object");
             JNode root = read(file, p, t);
@@ -58,13 +77,6 @@ public final class JsonTree {
                         "unexpected content after the end of the JSON document");
             }
             return root;
-        } catch (JsonProcessingException e) {
-            String msg = e.getOriginalMessage();
-            int nl = msg.indexOf('\n');
-            if (nl >= 0) msg = msg.substring(0, nl);
-            throw new CompileException(ErrorKind.INPUT, pos(file, e.getLocation()), "malformed JSON: " + msg);
-        } catch (IOException e) {
-            throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + e.getMessage());
         }
     }
 

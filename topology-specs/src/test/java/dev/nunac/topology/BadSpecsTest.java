@@ -1,0 +1,64 @@
+package dev.nunac.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nunac.diag.CompileException;
+import dev.nunac.diag.Diagnostic;
+import dev.nunac.diag.ErrorKind;
+import java.nio.file.Path;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** Malformed specs: each must fail as an INPUT error at the right place with a clear message. */
+class BadSpecsTest {
+    static final Path BAD = Path.of("src/test/resources/bad");
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            port-unknown-router      | 35 | $.io.groups[1].routers[1]: unknown router 'r9_0'
+            unknown-field            | 20 | $.noc: unknown field 'hopCycle'
+            missing-field            | 25 | $.memory: missing required field 'latencyNs'
+            wrong-type               | 23 | $.compute.groups[0].perRouter: expected an integer, found string "2"
+            mask-bit-twice           | 25 | mask bit 4 is used twice: CU 2 and CU 8
+            unknown-source           | 41 | $.latencies.linkNs.source: unknown source 'paper'
+            granularity-not-dividing | 48 | granularity 3 does not divide the 8 scale-up ports
+            xy-without-mesh          | 11 | 'xy' routing needs a 'mesh'
+            mesh-overlap             | 18 | router (1, 0) is already in die 'd0'
+            direct-peer-self         | 41 | $.scaleUp.peers[2][2]: GPU 2 cannot reach itself
+            unknown-die              | 18 | $.noc.mesh.regions[1].die: unknown die 'd7'
+            range-syntax             | 34 | '0-1' is not a range like "0..5"
+            trailing-comma           |  3 | malformed JSON
+            duplicate-key            |  3 | Duplicate field 'format'
+            too-deep                 |  1 | nesting depth
+            not-object               |  1 | $: expected a topology object, found array
+            """)
+    void rejected(String name, int line, String message) {
+        Path p = BAD.resolve(name + ".json");
+        CompileException e = assertThrows(CompileException.class, () -> TopologyLoader.load(p));
+        assertEquals(ErrorKind.INPUT, e.kind());
+        Diagnostic d = e.diagnostics().get(0);
+        assertEquals(p.toString(), d.pos().file());
+        assertEquals(line, d.pos().line(), d.format());
+        assertTrue(d.pos().col() > 0, d.format());
+        assertTrue(d.message().contains(message), d.format());
+        assertTrue(d.format().startsWith(p + ":" + line + ":"), d.format());
+    }
+
+    @Test
+    void severalErrorsAreReportedTogether() {
+        String bad = """
+                {"format": 2, "name": "Bad Name", "title": "x", "sources": {}, "dies": [], "oops": 1}
+                """;
+        CompileException e = assertThrows(CompileException.class, () -> TopologyLoader.parse("mem.json", bad.getBytes()));
+        assertTrue(e.diagnostics().size() >= 4, e.diagnostics().toString());
+    }
+
+    @Test
+    void missingFileIsAnInputError() {
+        CompileException e = assertThrows(CompileException.class, () -> TopologyLoader.load(BAD.resolve("absent.json")));
+        assertEquals(ErrorKind.INPUT, e.kind());
+    }
+}

@@ -24,7 +24,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /** Every example passes the checker for random sizes; breaking one destination breaks it. */
-class ExamplesProperties {
+class ExamplesPropertiesTest {
     record Case(String example, int ranks, int tbsPerPeer, int groupSize) {
         Map<String, String> defines() {
             return switch (example) {

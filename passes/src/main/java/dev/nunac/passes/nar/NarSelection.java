@@ -57,7 +57,7 @@ public final class NarSelection implements Pass {
         }
         if (opt.nar() > 0) {
             if (Arrays.stream(ks).noneMatch(k -> k == opt.nar())) {
-                throw new CompileException(ErrorKind.USAGE, c.plan().pos(), "--nar " + opt.nar() + ": topology " + topo.name()
+                throw new CompileException(ErrorKind.USAGE, dev.nunac.diag.SourcePos.NONE, "--nar " + opt.nar() + ": topology " + topo.name()
                         + " supports granularities " + Arrays.toString(ks).replaceAll("[\\[\\]]", ""));
             }
             return new NarChoice(opt.nar(), false, "--nar " + opt.nar(), cands);

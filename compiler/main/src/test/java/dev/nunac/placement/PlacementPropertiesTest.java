@@ -1,0 +1,133 @@
+package dev.nunac.placement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nunac.Nunac;
+import dev.nunac.driver.CompileResult;
+import dev.nunac.emit.PlacementJson;
+import dev.nunac.passes.access.TbAccess;
+import dev.nunac.passes.place.PageMap;
+import dev.nunac.passes.place.PhysicalPlacement;
+import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.passes.place.Policy;
+import dev.nunac.passes.realise.Realised;
+import dev.nunac.topology.Topology;
+import dev.nunac.topology.TopologyResolver;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+
+/** Invariants of placement on random plans, topologies, policies and sizes. */
+class PlacementPropertiesTest {
+    static final Map<String, Topology> TOPOS = new java.util.TreeMap<>();
+
+    static Topology topo(String name) {
+        synchronized (TOPOS) {
+            return TOPOS.computeIfAbsent(name, TopologyResolver::resolve);
+        }
+    }
+
+    /** A random custom plan: copies and reduces between random ranks and chunks. */
+    record RandomPlan(int ranks, List<Tuple.Tuple4<Integer, Integer, Integer, Boolean>> ops) {
+        String text() {
+            StringBuilder sb = new StringBuilder("program \"random\" collective custom(" + ranks + ") {\n"
+                    + "  buffer input[4];\n  buffer output[4];\n");
+            for (var op : ops) {
+                int src = op.get1() % ranks, dst = op.get2() % ranks, idx = op.get3() % 4;
+                if (op.get4()) sb.append("  chunk(").append(dst).append(", output, ").append(idx).append(").reduce(chunk(")
+                        .append(src).append(", input, ").append(idx).append("));\n");
+                else sb.append("  chunk(").append(src).append(", input, ").append(idx).append(").copy(").append(dst)
+                        .append(", output, ").append((idx + 1) % 4).append(");\n");
+            }
+            return sb.append("}\n").toString();
+        }
+    }
+
+    @Provide
+    Arbitrary<RandomPlan> plans() {
+        var op = Combinators.combine(Arbitraries.integers().between(0, 63), Arbitraries.integers().between(0, 63),
+                Arbitraries.integers().between(0, 63), Arbitraries.of(true, false)).as(Tuple::of);
+        return Combinators.combine(Arbitraries.integers().between(2, 4), op.list().ofMinSize(1).ofMaxSize(24)).as(RandomPlan::new);
+    }
+
+    @Provide
+    Arbitrary<String> topologies() {
+        return Arbitraries.of(TopologyResolver.bundledNames());
+    }
+
+    @Provide
+    Arbitrary<Long> sizes() {
+        return Arbitraries.of(4096L, 100_000L, 1L << 20, 10_000_000L, 64L << 20);
+    }
+
+    static CompileResult compile(RandomPlan p, String topo, Policy policy, long size) {
+        return Nunac.compileSource("random.msccl", p.text(), Map.of(), topo(topo),
+                new PlacementOptions(policy, PlacementOptions.NAR_DEFAULT, size));
+    }
+
+    @Property(tries = 60)
+    void everyThreadblockPlacedOnceWithItsMaskBit(@ForAll("plans") RandomPlan p, @ForAll("topologies") String t,
+                                                  @ForAll Policy policy, @ForAll("sizes") long size) {
+        CompileResult r = compile(p, t, policy, size);
+        Topology topo = r.topology();
+        int n = r.plan().threadblockCount();
+        assertEquals(n, r.placement().cuOfTb().length);
+        int base = 0;
+        for (Realised.RankLaunch rl : r.realised().ranks()) {
+            for (int tb = 0; tb < rl.slotOfTb().length; tb++) {
+                int cu = r.placement().cuOfTb()[base + tb];
+                assertTrue(cu >= 0 && cu < topo.cus().size());
+                int[] mask = rl.tbMasks().get(tb);
+                int bits = 0;
+                for (int w : mask) bits += Integer.bitCount(w);
+                assertEquals(1, bits, "one CU per threadblock mask");
+                int bit = topo.maskBit(cu);
+                assertTrue((mask[bit / 32] & (1 << (bit % 32))) != 0, "mask selects the CU's vendor bit");
+                assertEquals(tb, rl.grid()[rl.slotOfTb()[tb]], "grid slot holds the threadblock");
+            }
+            base += rl.slotOfTb().length;
+        }
+    }
+
+    @Property(tries = 60)
+    void budgetsRespectedOrOverflowsReportedAndOneStackPerPage(@ForAll("plans") RandomPlan p, @ForAll("topologies") String t,
+                                                               @ForAll Policy policy, @ForAll("sizes") long size) {
+        CompileResult r = compile(p, t, policy, size);
+        Topology topo = r.topology();
+        long window = topo.budgets().outstandingPerCu().asLong();
+        long[][] load = new long[r.plan().ranks()][topo.cus().size()];
+        List<TbAccess> tbs = r.accesses().threadblocks();
+        for (int i = 0; i < tbs.size(); i++) {
+            long bytes = tbs.get(i).moved() * r.placement().chunkBytes();
+            long demand = Math.max(1, Math.min(window, (bytes + PhysicalPlacement.REQUEST_BYTES - 1) / PhysicalPlacement.REQUEST_BYTES));
+            load[tbs.get(i).rank()][r.placement().cuOfTb()[i]] += demand;
+        }
+        boolean over = false;
+        for (long[] l : load) for (long x : l) over |= x > window;
+        if (over) assertTrue(r.placement().stats().cuOverflows() > 0, "an oversubscribed CU is reported");
+        for (PageMap pm : r.placement().pages()) {
+            for (int s : pm.stack()) assertTrue(s >= 0 && s < topo.stacks().size(), "every page on exactly one stack");
+        }
+    }
+
+    @Property(tries = 30)
+    void outputIsDeterministic(@ForAll("plans") RandomPlan p, @ForAll("topologies") String t, @ForAll Policy policy) {
+        String a = PlacementJson.emit(compile(p, t, policy, 1 << 20), null);
+        String b = PlacementJson.emit(compile(p, t, policy, 1 << 20), null);
+        assertEquals(a, b);
+    }
+
+    @Property(tries = 60)
+    void napNarNeverFartherFromPortsThanUa(@ForAll("plans") RandomPlan p, @ForAll("topologies") String t) {
+        double nap = compile(p, t, Policy.NAP_NAR, 100_000).placement().stats().meanCuPortHops();
+        double ua = compile(p, t, Policy.UA, 100_000).placement().stats().meanCuPortHops();
+        assertTrue(nap <= ua + 1e-9, "nap+nar " + nap + " > ua " + ua);
+    }
+}

@@ -74,8 +74,7 @@ final class CompileCommand implements Command {
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter,
                 (pass, text) -> io.out().print(text));
         PlacementStats ua = opts.policy() == Policy.UA ? r.placement().stats()
-                : Driver.compile(plan, topo, new PlacementOptions(Policy.UA, opts.nar(), opts.sizeBytes()), false, null, null)
-                        .placement().stats();
+                : Driver.placeAgain(r, new PlacementOptions(Policy.UA, opts.nar(), opts.sizeBytes())).stats();
         OutputFiles out = new OutputFiles();
         if (emit.contains("json")) out.add("placement.json", PlacementJson.emit(r, ua));
         if (emit.contains("header")) out.add("placement.h", PlacementHeader.emit(r));

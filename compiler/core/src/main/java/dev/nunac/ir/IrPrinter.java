@@ -41,6 +41,7 @@ public final class IrPrinter {
     private static void appendStep(StringBuilder sb, int rank, Step s) {
         sb.append("    ").append(s.index()).append(' ').append(s.op().mnemonic());
         if (s.peer() >= 0) sb.append(" peer ").append(s.peer());
+        if (s.channel() >= 0) sb.append(" chan ").append(s.channel());
         if (s.src() != null) sb.append(" src ").append(ref(rank, s.src()));
         if (s.dst() != null) sb.append(" dst ").append(ref(rank, s.dst()));
         if (!s.deps().isEmpty()) {

@@ -45,6 +45,7 @@ public final class IrVerifier {
             if (s.op().sends && tb.sendPeer() < 0) d.error(s.pos(), sw + ": sends, but the threadblock has no send peer");
             if (s.op().receives && tb.recvPeer() < 0) d.error(s.pos(), sw + ": receives, but the threadblock has no recv peer");
             if (s.op().oneSided()) checkPeer(plan, r, s.peer(), s.pos(), sw + ": peer", d);
+            if (s.channel() < -1) d.error(s.pos(), sw + ": negative channel " + s.channel());
             boolean needsSrc = s.op().readsSrc;
             boolean needsDst = s.op().writesDst;
             if (needsSrc && s.src() == null) d.error(s.pos(), sw + ": missing source chunk");

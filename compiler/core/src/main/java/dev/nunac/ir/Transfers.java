@@ -9,7 +9,8 @@ import java.util.Map;
  * Pairs every sending step with the receiving step that takes its data, and every signal with
  * its wait. Like MSCCL's connections, the k-th transmission from rank a to rank b on channel c
  * meets the k-th reception at b from a on c; within a rank, steps are taken in (threadblock,
- * step) order, so the pairing is deterministic.
+ * step) order, so the pairing is deterministic. Signals and waits use their step's channel
+ * ({@link Step#channelIn}), sends and receives their threadblock's.
  */
 public final class Transfers {
     /** A step of the plan. */
@@ -60,10 +61,10 @@ public final class Transfers {
                         sends.computeIfAbsent(k, x -> { sendOrder.add(x); return new ArrayList<>(); }).add(e);
                     }
                     if (s.op() == OpKind.SIGNAL) {
-                        Key k = new Key(rp.rank(), s.peer(), tb.channel());
+                        Key k = new Key(rp.rank(), s.peer(), s.channelIn(tb));
                         sigs.computeIfAbsent(k, x -> { sigOrder.add(x); return new ArrayList<>(); }).add(e);
                     } else if (s.op() == OpKind.WAIT) {
-                        waits.computeIfAbsent(new Key(s.peer(), rp.rank(), tb.channel()), k -> new ArrayList<>()).add(e);
+                        waits.computeIfAbsent(new Key(s.peer(), rp.rank(), s.channelIn(tb)), k -> new ArrayList<>()).add(e);
                     }
                 }
             }

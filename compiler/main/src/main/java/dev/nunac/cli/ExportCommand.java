@@ -1,14 +1,9 @@
 package dev.nunac.cli;
 
-import dev.nunac.diag.CompileException;
-import dev.nunac.diag.ErrorKind;
-import dev.nunac.diag.SourcePos;
 import dev.nunac.driver.PlanLoader;
 import dev.nunac.emit.MscclXmlExporter;
+import dev.nunac.emit.OutputFiles;
 import dev.nunac.ir.Plan;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
@@ -48,11 +43,11 @@ final class ExportCommand implements Command {
             io.out().flush();
             return 0;
         }
-        try {
-            Files.writeString(Path.of(out), xml, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new CompileException(ErrorKind.INPUT, SourcePos.of(out), "cannot write: " + e.getMessage());
-        }
+        Path file = Path.of(out);
+        if (file.getFileName() == null) throw new UsageException(name(), "-o: '" + out + "' names no file");
+        // Through a temporary file and a rename, like every other output: never a half-written plan.
+        Path dir = file.toAbsolutePath().getParent();
+        new OutputFiles().add(file.getFileName().toString(), xml).writeTo(dir);
         return 0;
     }
 }

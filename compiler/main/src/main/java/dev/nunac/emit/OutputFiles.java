@@ -17,7 +17,9 @@ import java.util.Map;
 /**
  * Writes a set of output files all-or-nothing: every file goes to a temporary file in the
  * target folder first, and only when all are written are they renamed into place. A failure
- * leaves the previous outputs untouched and no temporary files behind.
+ * while writing leaves the previous outputs untouched and no temporary files behind; what could
+ * make a rename in the same folder fail (a folder in the target's place) is refused before
+ * anything is written.
  */
 public final class OutputFiles {
     private final Map<String, String> files = new LinkedHashMap<>();
@@ -34,6 +36,12 @@ public final class OutputFiles {
     /** Writes into {@code dir}, creating it if its parent exists. Returns the paths written. */
     public List<Path> writeTo(Path dir) {
         prepare(dir);
+        for (String name : files.keySet()) {
+            if (Files.isDirectory(dir.resolve(name))) {
+                throw new CompileException(ErrorKind.INPUT, SourcePos.of(dir.resolve(name).toString()),
+                        "cannot write output: a folder of that name is in the way");
+            }
+        }
         List<Path> temps = new ArrayList<>();
         List<Path> written = new ArrayList<>();
         try {

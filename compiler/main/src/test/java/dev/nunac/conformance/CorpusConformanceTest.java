@@ -5,73 +5,119 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nunac.diag.Diagnostics;
+import dev.nunac.driver.CompileResult;
+import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
 import dev.nunac.ir.Collective;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
+import dev.nunac.pass.Pipeline;
 import dev.nunac.passes.check.CheckPass;
+import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.passes.place.Policy;
+import dev.nunac.testing.CliRun;
 import dev.nunac.testing.Repo;
+import dev.nunac.topology.Topology;
+import dev.nunac.topology.TopologyResolver;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every plan of the shared corpus ({@code ../shared/corpus}, read in place) imports; every
- * standard-collective plan passes the checker except those listed in {@link #KNOWN_CHECK_FAILURES},
- * each explained here and in docs/corpus.md. The table in docs/corpus.md is this test's output:
+ * Every plan of the shared corpus ({@code ../shared/corpus}, read in place) imports, passes the
+ * checker (standard collectives; a file that legitimately cannot would be listed in
+ * {@link #KNOWN_CHECK_FAILURES} and explained in docs/corpus.md) and compiles on mi300x and
+ * nuna-4die. The table in docs/corpus.md is this test's output:
  * {@code ./mvnw -q -B test -pl compiler/main -am -Dtest=CorpusConformanceTest -Dsurefire.failIfNoSpecifiedTests=false -Dcorpus.update=true}
  * rewrites it (refused under CI=true); otherwise the test fails when the file is stale.
  */
 class CorpusConformanceTest {
-    /**
-     * MSCCL++ plans the checker cannot prove, and why. LL packet plans: a packet carries its own
-     * flag and the reader spins on it, a synchronisation the IR does not model (there is no wait
-     * between the remote packet put and the local unpack), so the symbolic execution reads the
-     * scratch chunk before the peer wrote it. Threadblock groups (tbg_info) split one operation's
-     * chunks among several threadblocks, finer than the chunk unit, so each of them appears to
-     * apply the whole operation (a reduction then counts a rank twice).
-     */
-    static final Map<String, String> KNOWN_CHECK_FAILURES = Map.of(
-            "allreduce_packet.json", "LL packet synchronisation is not modelled",
-            "reduce_pack_tbg.json", "LL packet synchronisation and threadblock groups are not modelled",
-            "transfer_pack.json", "LL packet synchronisation is not modelled");
+    /** Files the checker legitimately cannot prove, with the reason shown in the table. None today. */
+    static final Map<String, String> KNOWN_CHECK_FAILURES = Map.of();
 
-    record Row(String dir, String file, Plan plan, String check) {}
+    static final List<String> TOPOLOGIES = List.of("mi300x", "nuna-4die");
+    /** The topology of the table's placement columns. */
+    static final String TABLE_TOPOLOGY = "nuna-4die";
 
-    static Row row(Path corpus, String dir, Path f) {
+    /** One corpus file: its plan, the checker's verdict, and the nuna-4die placements (NAP+NAR and UA). */
+    record Row(String dir, String file, Plan plan, String check, Map<String, CompileResult> napNar, CompileResult ua) {}
+
+    static Row row(String dir, Path f) {
         Plan p = PlanLoader.load(f, Map.of(), Limits.DEFAULT);
         Diagnostics d = new Diagnostics();
         CheckPass.check(p, d);
         String check = d.hasErrors() ? "fails: " + d.all().get(0).message() : p.collective() == Collective.CUSTOM
                 ? "well-formed (custom)" : "passes";
-        return new Row(dir, f.getFileName().toString(), p, check);
+        Map<String, CompileResult> napNar = new TreeMap<>();
+        CompileResult ua = null;
+        if (!d.hasErrors()) {
+            for (String t : TOPOLOGIES) napNar.put(t, compile(p, t, Policy.NAP_NAR));
+            ua = compile(p, TABLE_TOPOLOGY, Policy.UA);
+        }
+        return new Row(dir, f.getFileName().toString(), p, check, napNar, ua);
     }
 
-    static List<Row> rows(String dir, String ext) {
+    static CompileResult compile(Plan p, String topology, Policy policy) {
+        Topology topo = TopologyResolver.resolve(topology);
+        PlacementOptions o = new PlacementOptions(policy, PlacementOptions.NAR_DEFAULT, PlacementOptions.DEFAULT_SIZE);
+        return Driver.compile(p, topo, o, Pipeline.verifyByDefault(), null, null);
+    }
+
+    private static final Map<String, List<Row>> ROWS = new TreeMap<>();
+
+    /** The rows of one corpus folder, computed once per test run. */
+    static synchronized List<Row> rows(String dir) {
         Path c = Repo.corpus(dir);
-        return Repo.files(c, ext).stream().map(f -> row(c, dir, f)).toList();
+        return ROWS.computeIfAbsent(dir, k -> {
+            List<Row> out = new ArrayList<>();
+            for (Path f : Repo.files(c, dir.equals("msccl-xml") ? ".xml" : ".json")) out.add(row(dir, f));
+            return out;
+        });
+    }
+
+    static void assertConforms(Row r) {
+        String want = KNOWN_CHECK_FAILURES.containsKey(r.file()) ? "fails" : "passes";
+        assertTrue(r.check().startsWith(want), r.file() + ": " + r.check());
+        if (want.equals("passes")) {
+            assertEquals(TOPOLOGIES, List.copyOf(r.napNar().keySet()), r.file());
+            for (CompileResult c : r.napNar().values()) {
+                assertEquals(r.plan().threadblockCount(), c.placement().cuOfTb().length,
+                        r.file() + " on " + c.topology().name() + ": every threadblock placed");
+            }
+        }
     }
 
     @Test
-    void everyMscclXmlFileImportsAndPassesTheChecker() {
-        List<Row> rows = rows("msccl-xml", ".xml");
+    void everyMscclXmlFileImportsChecksAndCompiles() {
+        List<Row> rows = rows("msccl-xml");
         assertFalse(rows.isEmpty());
-        for (Row r : rows) assertEquals("passes", r.check(), r.file());
+        for (Row r : rows) assertConforms(r);
     }
 
     @Test
-    void everyMscclppFileImports() {
-        List<Row> rows = rows("mscclpp-json", ".json");
+    void everyMscclppFileImportsChecksAndCompiles() {
+        List<Row> rows = rows("mscclpp-json");
         assertFalse(rows.isEmpty());
-        for (Row r : rows) {
-            if (KNOWN_CHECK_FAILURES.containsKey(r.file())) {
-                assertTrue(r.check().startsWith("fails: postcondition"), r.file() + ": " + r.check());
-            } else {
-                assertEquals("passes", r.check(), r.file());
+        for (Row r : rows) assertConforms(r);
+    }
+
+    @Test
+    void acceptanceCommandsThroughTheCli(@TempDir Path tmp) {
+        Path f = Repo.corpus("msccl-xml").resolve("allgather-allpairs-8n-ll.xml");
+        assertEquals(0, CliRun.of("check", f.toString()).exit());
+        for (String t : TOPOLOGIES) {
+            Path out = tmp.resolve(t);
+            CliRun r = CliRun.of(f.toString(), "--topo", t, "-o", out.toString());
+            assertEquals(0, r.exit(), r.err());
+            for (String name : List.of("placement.json", "placement.h", "report.txt")) {
+                assertTrue(Files.isRegularFile(out.resolve(name)), t + ": " + name);
             }
         }
     }
@@ -92,24 +138,35 @@ class CorpusConformanceTest {
     }
 
     static final String MARK = "<!-- generated by CorpusConformanceTest: do not edit below -->";
-    private static final Set<String> DIRS = Set.of("msccl-xml", "mscclpp-json");
+    private static final List<String> DIRS = List.of("msccl-xml", "mscclpp-json");
 
     static String table() {
         StringBuilder sb = new StringBuilder();
-        for (String dir : DIRS.stream().sorted().toList()) {
+        for (String dir : DIRS) {
             sb.append("\n### ").append(dir).append("\n\n");
-            sb.append("| file | collective | protocol | ranks | threadblocks | steps | checker |\n");
-            sb.append("|---|---|---|---|---|---|---|\n");
-            for (Row r : rows(dir, dir.equals("msccl-xml") ? ".xml" : ".json")) {
+            sb.append("| file | collective | protocol | ranks | threadblocks | steps | checker | NAR | CU→port hops NAP+NAR | CU→port hops UA | est. speedup NAP+NAR / UA |\n");
+            sb.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            for (Row r : rows(dir)) {
                 Plan p = r.plan();
                 String check = KNOWN_CHECK_FAILURES.containsKey(r.file())
                         ? "fails (" + KNOWN_CHECK_FAILURES.get(r.file()) + ")" : r.check();
+                CompileResult nap = r.napNar().get(TABLE_TOPOLOGY);
                 sb.append("| ").append(r.file()).append(" | ").append(p.collective().id()).append(" | ")
                         .append(p.protocol().id()).append(" | ").append(p.ranks()).append(" | ")
                         .append(p.threadblockCount()).append(" | ").append(p.stepCount()).append(" | ").append(check)
-                        .append(" |\n");
+                        .append(" | ").append(nap == null ? "—" : nap.nar().label())
+                        .append(" | ").append(nap == null ? "—" : hops(nap))
+                        .append(" | ").append(r.ua() == null ? "—" : hops(r.ua()))
+                        .append(" | ").append(SPEEDUP_PENDING).append(" |\n");
             }
         }
         return sb.toString();
+    }
+
+    /** The speedup column waits for the cost model; until then it holds this placeholder. */
+    static final String SPEEDUP_PENDING = "—";
+
+    static String hops(CompileResult c) {
+        return String.format(Locale.ROOT, "%.2f", c.placement().stats().meanCuPortHops());
     }
 }

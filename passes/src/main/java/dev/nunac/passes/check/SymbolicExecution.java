@@ -6,6 +6,7 @@ import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.Dep;
 import dev.nunac.ir.OpKind;
 import dev.nunac.ir.Plan;
+import dev.nunac.ir.Protocol;
 import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
@@ -20,8 +21,10 @@ import java.util.Map;
 /**
  * Runs a plan on chunk identities instead of data, like MSCCLang's Check(): every threadblock
  * executes its steps in order; a step waits for its dependencies, a receive for its matching
- * send, a wait for its signal; sends are buffered. Reports a deadlock (steps that can never run)
- * and leaves the final buffer contents for the postcondition.
+ * send, a wait for its signal; sends are buffered. Under the LL and LL128 protocols data carries
+ * its own flag and a reader spins on it, so there a step also waits until the chunks it reads
+ * have been written (one-sided packet plans synchronise only this way). Reports a deadlock
+ * (steps that can never run) and leaves the final buffer contents for the postcondition.
  */
 final class SymbolicExecution {
     private final Plan plan;
@@ -33,6 +36,12 @@ final class SymbolicExecution {
     private final boolean[] done;
     private final ChunkValue[][] inflight;
     private final int inputChunks;
+    /** LL/LL128: a step's source must hold data before the step runs. */
+    private final boolean flaggedData;
+    private final ArrayDeque<int[]> work = new ArrayDeque<>();
+    private boolean[][] queued;
+    /** Per rank: empty slot → threadblocks spinning on it. */
+    private final List<Map<BufferLayout.Slot, List<int[]>>> slotWaiters = new ArrayList<>();
     /** Output chunks found wrong by the postcondition. */
     int wrongChunks;
 
@@ -55,11 +64,13 @@ final class SymbolicExecution {
         int maxIn = 0;
         for (int r = 0; r < plan.ranks(); r++) maxIn = Math.max(maxIn, BufferLayout.capacity(plan, r, "input"));
         inputChunks = Math.max(1, maxIn);
+        flaggedData = plan.protocol() == Protocol.LL || plan.protocol() == Protocol.LL128;
         for (int r = 0; r < plan.ranks(); r++) {
             Map<BufferLayout.Slot, ChunkValue> m = new HashMap<>();
             int cap = BufferLayout.capacity(plan, r, "input");
             for (int i = 0; i < cap; i++) m.put(BufferLayout.resolve(plan, r, "input", i), ChunkValue.input(id(r, i)));
             memory.add(m);
+            slotWaiters.add(new HashMap<>());
         }
     }
 
@@ -95,8 +106,7 @@ final class SymbolicExecution {
         for (Transfers.Transfer tr : transfers.signals()) {
             waiters.computeIfAbsent(gid(tr.from()), k -> new ArrayList<>()).add(new int[] {tr.to().rank(), tr.to().tb()});
         }
-        ArrayDeque<int[]> work = new ArrayDeque<>();
-        boolean[][] queued = new boolean[plan.ranks()][];
+        queued = new boolean[plan.ranks()][];
         for (RankPlan rp : plan.rankPlans()) {
             queued[rp.rank()] = new boolean[rp.threadblocks().size()];
             for (Threadblock t : rp.threadblocks()) {
@@ -112,16 +122,16 @@ final class SymbolicExecution {
             while (pc[r][t] < tb.steps().size()) {
                 Step s = tb.steps().get(pc[r][t]);
                 if (!ready(r, tb, s)) break;
+                ChunkRef missing = unwritten(r, s);
+                if (missing != null) {
+                    slotWaiters.get(missing.rank()).computeIfAbsent(slot(missing), k -> new ArrayList<>()).add(rt);
+                    break;
+                }
                 execute(r, tb, s);
                 int g = base[r][t] + s.index();
                 done[g] = true;
                 pc[r][t]++;
-                for (int[] w : waiters.getOrDefault(g, List.of())) {
-                    if (!queued[w[0]][w[1]]) {
-                        queued[w[0]][w[1]] = true;
-                        work.add(w);
-                    }
-                }
+                for (int[] w : waiters.getOrDefault(g, List.of())) wake(w);
             }
         }
         List<String> stuck = new ArrayList<>();
@@ -142,6 +152,32 @@ final class SymbolicExecution {
         return false;
     }
 
+    private void wake(int[] w) {
+        if (!queued[w[0]][w[1]]) {
+            queued[w[0]][w[1]] = true;
+            work.add(w);
+        }
+    }
+
+    private BufferLayout.Slot slot(ChunkRef c) {
+        return BufferLayout.resolve(plan, c.rank(), c.buffer(), c.index());
+    }
+
+    /**
+     * Under flagged data, the first chunk the step reads that holds nothing yet (as a single
+     * chunk on its rank); null when the step may read now.
+     */
+    private ChunkRef unwritten(int r, Step s) {
+        if (!flaggedData || !s.op().readsSrc || s.src() == null) return null;
+        int rank = s.op() == OpKind.GET || s.op() == OpKind.GET_REDUCE ? s.peer() : r;
+        Map<BufferLayout.Slot, ChunkValue> m = memory.get(rank);
+        for (int i = 0; i < s.src().count(); i++) {
+            ChunkRef c = new ChunkRef(rank, s.src().buffer(), s.src().index() + i, 1);
+            if (m.get(slot(c)) == null) return c;
+        }
+        return null;
+    }
+
     private String blockedOn(int r, Threadblock tb, Step s) {
         for (Dep d : s.deps()) {
             if (!done[base[r][d.tb()] + d.step()]) return "waits for threadblock " + d.tb() + " step " + d.step();
@@ -154,6 +190,11 @@ final class SymbolicExecution {
         if (s.op() == OpKind.WAIT) {
             return partner == null ? "waits for a signal from rank " + s.peer() + " that is never sent"
                     : "waits for the signal of rank " + partner.rank() + " threadblock " + partner.tb();
+        }
+        ChunkRef missing = unwritten(r, s);
+        if (missing != null) {
+            return "waits for " + missing + " to be written, which never happens (" + plan.protocol().id()
+                    + " data carries its own flag: a reader waits for it)";
         }
         return "is blocked";
     }
@@ -206,8 +247,13 @@ final class SymbolicExecution {
         for (int i = 0; i < c.count(); i++) {
             BufferLayout.Slot slot = BufferLayout.resolve(plan, rank, c.buffer(), c.index() + i);
             ChunkValue x = v == null || i >= v.length ? ChunkValue.UNDEFINED : v[i];
-            if (x == null) m.remove(slot);
-            else m.put(slot, x);
+            if (x == null) {
+                m.remove(slot);
+            } else {
+                m.put(slot, x);
+                List<int[]> spinning = slotWaiters.get(rank).remove(slot);
+                if (spinning != null) for (int[] w : spinning) wake(w);
+            }
         }
     }
 

@@ -24,9 +24,9 @@ import java.util.TreeMap;
  * The MSCCL++ execution-plan front end (the JSON that MSCCL++'s executor loads): gpus, their
  * buffers, channels and remote buffers, and each threadblock's operations, lowered by
  * {@link OpLowering}. MSCCL++ threadblocks talk to any number of peers through one-sided
- * operations, so their send and recv peers are -1 and each step names its peer; a threadblock's
- * channel is the ordinal of its first channel among the gpu's channels to that peer, which is
- * what pairs its signals with the peer's waits.
+ * operations, so their send and recv peers are -1 and each step names its peer. Signals and
+ * waits name the connection of the channel they use ({@code Resources.connection}), which is
+ * what pairs them with the peer's; a threadblock's own channel is that of its first channel.
  */
 public final class MscclppJsonImporter {
     /** Top-level members kept as plan attributes (the executor reads them; nothing here does). */
@@ -169,14 +169,16 @@ public final class MscclppJsonImporter {
         OpLowering lowering = new OpLowering(res, d, drafts);
         for (JsonNode op : m.array("ops", false)) lowering.lower(op, 0);
         List<Step> steps = new ArrayList<>(drafts.size());
-        for (OpLowering.Draft s : drafts) steps.add(new Step(steps.size(), s.op(), s.src(), s.dst(), s.peer(), List.of(), false, s.pos()));
+        for (OpLowering.Draft s : drafts) {
+            steps.add(new Step(steps.size(), s.op(), s.src(), s.dst(), s.peer(), List.of(), false, s.pos(), s.channel()));
+        }
         return new Threadblock(k, -1, -1, firstChannelOrdinal(res, channels), steps, t.pos());
     }
 
     private static int firstChannelOrdinal(Resources res, Map<String, List<Integer>> channels) {
         for (String type : List.of("memory", "port")) {
             List<Integer> ids = channels.getOrDefault(type, List.of());
-            if (!ids.isEmpty() && res.peer(type, ids.get(0)) >= 0) return res.ordinal(type, ids.get(0));
+            if (!ids.isEmpty() && res.peer(type, ids.get(0)) >= 0) return res.connection(type, ids.get(0));
         }
         return 0;
     }

@@ -17,10 +17,23 @@ import java.util.Set;
  * and then copy or put the result to the other destinations; packet variants move the same
  * chunks; signal and wait name the channel's peer; barriers, flushes and semaphore operations
  * carry no data and become NOP. A {@code pipeline} lowers its nested operations once.
+ *
+ * <p>A threadblock group ({@code tbg_info}) splits one operation's bytes among its members,
+ * below the chunk unit the IR tracks. The member with {@code tb_id} 0 carries the whole data
+ * operation; the other members keep the operation's signals and waits and get a NOP for each
+ * data step, so each chunk is moved (and each reduction applied) once, and every member still
+ * takes part in the group's synchronisation.
  */
 final class OpLowering {
     /** A lowered step before its threadblock gives it an index. */
-    record Draft(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos) {}
+    record Draft(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos, int channel) {
+        Draft(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos) {
+            this(op, src, dst, peer, pos, -1);
+        }
+    }
+
+    /** A signal or wait's peer and the connection it travels on ({@link Resources#connection}). */
+    private record Link(int peer, int connection) {}
 
     private static final Set<String> NOPS = Set.of("nop", "barrier", "flush", "sem_acquire", "sem_release");
     private static final Set<String> SIGNALS = Set.of("signal", "rlxsignal");
@@ -50,18 +63,44 @@ final class OpLowering {
         if (name == null) return;
         String chType = op.get("channel_type") != null && op.get("channel_type").kind() == JsonNode.Kind.STRING
                 ? op.get("channel_type").text() : "memory";
+        int from = out.size();
+        lowerNamed(op, m, name, chType, depth);
+        if (!name.equals("pipeline") && groupMemberOtherThanFirst(op)) {
+            for (int i = from; i < out.size(); i++) {
+                Draft s = out.get(i);
+                if (s.op() != OpKind.SIGNAL && s.op() != OpKind.WAIT) out.set(i, new Draft(OpKind.NOP, null, null, -1, s.pos()));
+            }
+        }
+    }
+
+    /** True when the operation belongs to a threadblock group and this threadblock is not its first member. */
+    private boolean groupMemberOtherThanFirst(JsonNode op) {
+        JsonNode g = op.get("tbg_info");
+        if (g == null || !Members.isObject(g, "'tbg_info'", d)) return false;
+        Members gm = new Members(g, "'tbg_info'", d);
+        int id = gm.integer("tb_id", 0);
+        int size = gm.integer("tbg_size", 1);
+        if (id == Members.BAD || size == Members.BAD) return false;
+        if (id >= size) {
+            d.error(g.pos(), "'tbg_info' has tb_id " + id + " in a group of " + size + "; tb_id must be below tbg_size");
+            return false;
+        }
+        return id > 0;
+    }
+
+    private void lowerNamed(JsonNode op, Members m, String name, String chType, int depth) {
         if (name.equals("pipeline")) {
             for (JsonNode nested : m.array("ops", false)) lower(nested, depth + 1);
         } else if (NOPS.contains(name)) {
             out.add(new Draft(OpKind.NOP, null, null, -1, op.pos()));
         } else if (SIGNALS.contains(name) || WAITS.contains(name)) {
-            for (int peer : peers(op, m, chType)) {
-                out.add(new Draft(SIGNALS.contains(name) ? OpKind.SIGNAL : OpKind.WAIT, null, null, peer, op.pos()));
+            for (Link l : links(m, chType)) {
+                out.add(new Draft(SIGNALS.contains(name) ? OpKind.SIGNAL : OpKind.WAIT, null, null, l.peer(), op.pos(), l.connection()));
             }
         } else if (COPIES.contains(name)) {
             copy(op, m, name, chType);
             if (name.equals("pws") || name.equals("pwsf")) {
-                for (int peer : peers(op, m, chType)) out.add(new Draft(OpKind.SIGNAL, null, null, peer, op.pos()));
+                for (Link l : links(m, chType)) out.add(new Draft(OpKind.SIGNAL, null, null, l.peer(), op.pos(), l.connection()));
             }
         } else if (REDUCES.contains(name)) {
             reduce(op, m, name, chType);
@@ -70,16 +109,18 @@ final class OpLowering {
         }
     }
 
-    private List<Integer> peers(JsonNode op, Members m, String chType) {
-        List<Integer> peers = new ArrayList<>();
+    /** The channels an operation's {@code channel_ids} name: each one's peer and connection. */
+    private List<Link> links(Members m, String chType) {
+        List<Link> links = new ArrayList<>();
         for (JsonNode id : m.array("channel_ids", false)) {
             int i = m.integer(id, "channel_ids", 0);
             if (i == Members.BAD) continue;
-            int peer = res.peer(chType, res.channel(chType, i));
+            int ch = res.channel(chType, i);
+            int peer = res.peer(chType, ch);
             if (peer < 0) d.error(id.pos(), "channel id " + i + " names no " + chType + " channel of this threadblock");
-            else peers.add(peer);
+            else links.add(new Link(peer, res.connection(chType, ch)));
         }
-        return peers;
+        return links;
     }
 
     private void copy(JsonNode op, Members m, String name, String chType) {

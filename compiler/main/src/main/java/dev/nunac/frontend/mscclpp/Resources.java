@@ -39,6 +39,21 @@ record Resources(int rank, Map<String, List<Integer>> peers, List<SwitchChannel>
         return k;
     }
 
+    /**
+     * The connection number of a memory or port channel to its peer, the same on both ends of a
+     * well-formed plan: memory channels to that peer first, in order, then port channels. The
+     * executor connects the k-th channel of a type from a to b with the k-th from b to a, and a
+     * signal is seen only by the wait on the other end of its own channel.
+     */
+    int connection(String type, int channel) {
+        int k = ordinal(type, channel);
+        if (!type.equals("port")) return k;
+        int peer = peer(type, channel);
+        int memory = 0;
+        for (int p : peers.getOrDefault("memory", List.of())) if (p == peer) memory++;
+        return memory + k;
+    }
+
     /** The remote buffer behind an operand's {@code buffer_id}; null when out of range. */
     RemoteBuffer remote(String accessType, int bufferId) {
         List<Integer> ids = tbRemoteBuffers.get(accessType);

@@ -3,6 +3,7 @@ package dev.nunac.cli;
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
+import dev.nunac.emit.LaunchTable;
 import dev.nunac.emit.OutputFiles;
 import dev.nunac.emit.PlacementHeader;
 import dev.nunac.emit.PlacementJson;
@@ -21,10 +22,12 @@ import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 
-/** {@code nunac PLAN --topo T}: check, place, realise, and emit placement.json, placement.h, report.txt. */
+/** {@code nunac PLAN --topo T}: check, place, realise, and emit placement.json, placement.h, report.txt, launch.txt. */
 final class CompileCommand implements Command {
     static final String NAME = "compile";
-    static final List<String> EMITS = List.of("json", "header", "report");
+    static final List<String> EMITS = List.of("json", "header", "report", "launch");
+    /** The launch table is for the runtime shim, so it is written only on request. */
+    static final List<String> DEFAULT_EMITS = List.of("json", "header", "report");
 
     @Override
     public String name() {
@@ -53,7 +56,7 @@ final class CompileCommand implements Command {
                 .desc("collective size: bytes of the largest per-rank buffer, e.g. 1048576, 100KB, 1MiB (default 1MiB)").get());
         o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("output folder (default out)").get());
         o.addOption(Option.builder().longOpt("emit").hasArg().argName("LIST")
-                .desc("outputs to write, comma-separated: " + String.join(", ", EMITS) + " (default all)").get());
+                .desc("outputs to write, comma-separated: " + String.join(", ", EMITS) + " (default " + String.join(",", DEFAULT_EMITS) + ")").get());
         o.addOption(Option.builder().longOpt("dump-after").hasArg().argName("PASS")
                 .desc("print the IR or the pass's result after PASS: " + String.join(", ", Driver.PIPELINE.names())).get());
         return o;
@@ -80,6 +83,7 @@ final class CompileCommand implements Command {
         if (emit.contains("json")) out.add("placement.json", PlacementJson.emit(r, ua));
         if (emit.contains("header")) out.add("placement.h", PlacementHeader.emit(r));
         if (emit.contains("report")) out.add("report.txt", Report.emit(r, ua));
+        if (emit.contains("launch")) out.add("launch.txt", LaunchTable.emit(r));
         Path dir = Path.of(cl.getOptionValue("o", "out"));
         List<Path> written = out.writeTo(dir);
         io.err().println("nunac: " + plan.name() + " on " + topo.name() + ", policy " + r.placement().policy().id()
@@ -88,7 +92,7 @@ final class CompileCommand implements Command {
     }
 
     static Set<String> emits(String list) {
-        if (list == null) return new LinkedHashSet<>(EMITS);
+        if (list == null) return new LinkedHashSet<>(DEFAULT_EMITS);
         Set<String> out = new LinkedHashSet<>();
         for (String s : list.split(",")) {
             String e = s.trim();

@@ -168,7 +168,9 @@ nunart_status nunart_open(nunart_ctx **out, const char *backend, const char *opt
             return ok(ctx);
         }
     }
-    return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown backend '%s' (auto, host, cuda, hip)", backend);
+    nr_fail(ctx, NUNART_E_ARGUMENT, "unknown backend '%s' (auto, host, cuda, hip)", backend);
+    ctx->state = NUNART_FAILED;
+    return NUNART_E_ARGUMENT;
 }
 
 /* Checks that the table fits the device: a map that does not fit is refused here, before

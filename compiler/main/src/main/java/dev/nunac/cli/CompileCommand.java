@@ -57,11 +57,13 @@ final class CompileCommand implements Command {
                         + String.join(",", Output.ids(true)) + ")").get());
         o.addOption(Option.builder().longOpt("dump-after").hasArg().argName("PASS")
                 .desc("print the IR or the pass's result after PASS: " + String.join(", ", Driver.PIPELINE.names())).get());
+        o.addOption(Option.builder().longOpt("timings").desc("print the time of each stage to standard error").get());
         return o;
     }
 
     @Override
     public int run(CommandLine cl, Io io) {
+        long t0 = System.nanoTime();
         Path planPath = CommonOptions.onePlan(cl, NAME);
         PlacementOptions opts = CommonOptions.placementOptions(cl);
         Set<Output> emit = emits(cl.getOptionValue("emit"));
@@ -72,14 +74,19 @@ final class CompileCommand implements Command {
         }
         Topology topo = CommonOptions.topology(cl, NAME);
         Plan plan = PlanLoader.load(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl));
+        long tParsed = System.nanoTime();
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter,
                 (pass, text) -> io.out().print(text));
         PlacementStats ua = opts.policy() == Policy.UA ? r.placement().stats()
                 : Driver.placeAgain(r, new PlacementOptions(Policy.UA, opts.nar(), opts.sizeBytes())).stats();
+        long tPlaced = System.nanoTime();
         OutputFiles out = new OutputFiles();
         for (Output o : emit) out.add(o.file, o.render(r, ua));
         Path dir = Path.of(cl.getOptionValue("o", "out"));
         List<Path> written = out.writeTo(dir);
+        if (cl.hasOption("timings")) {
+            Timings.print(io, tParsed - t0, r.nanosByPass(), tPlaced - tParsed, System.nanoTime() - tPlaced);
+        }
         io.err().println("nunac: " + plan.name() + " on " + topo.name() + ", policy " + r.placement().policy().id()
                 + ", NAR " + r.nar().label() + ": wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
         return 0;

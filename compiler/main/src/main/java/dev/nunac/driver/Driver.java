@@ -38,7 +38,8 @@ public final class Driver {
         PIPELINE.run(c, verify, dumpAfter, dump);
         diags.throwIfErrors(ErrorKind.PLAN);
         return new CompileResult(c.plan(), topo, options, c.get(Accesses.KEY), c.get(LogicalGroups.KEY),
-                c.get(NarChoice.KEY), c.get(Placement.KEY), c.get(Realised.KEY));
+                c.get(NarChoice.KEY), c.get(Placement.KEY), c.get(Realised.KEY),
+                java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(c.timings())));
     }
 
     /**

@@ -52,8 +52,9 @@ if [ -z "$topo" ]; then
 fi
 
 echo "device-check: $gpu_name via $backend, topology $topo, $launches launches per median"
-if ! (cd "$root" && ./mvnw -q -B -DskipTests package -pl compiler/main -am) >/tmp/nunac-device-check-build.log 2>&1; then
-  cat /tmp/nunac-device-check-build.log >&2
+log="$(mktemp)"
+if ! (cd "$root" && ./mvnw -q -B -DskipTests package -pl compiler/main -am) >"$log" 2>&1; then
+  cat "$log" >&2
   echo "device-check: build failed" >&2
   exit 2
 fi

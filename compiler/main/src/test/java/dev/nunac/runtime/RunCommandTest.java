@@ -26,6 +26,15 @@ class RunCommandTest {
     }
 
     @Test
+    void timedLaunchesOfAnInPlacePlanStillVerify() {
+        assumeTrue(NunaRuntime.isAvailable(), "native runtime unavailable");
+        CliRun r = CliRun.of("run", example(), "--topo", "mi300x", "-D", "ranks=4", "--backend", "host", "--size", "64KiB",
+                "--repeat", "3");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("median-launch-us: pinned "), r.out());
+    }
+
+    @Test
     void deviceThatDoesNotFitIsExitFour() {
         assumeTrue(NunaRuntime.isAvailable(), "native runtime unavailable");
         CliRun r = CliRun.of("run", example(), "--topo", "mi300x", "-D", "ranks=4", "--backend", "host",

@@ -9,7 +9,7 @@ target="$1" version="$2" javahome="$3" skip="${4:-false}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 res="$target/classes/META-INF/native"
 mkdir -p "$res"
-rm -f "$res/unavailable.txt"
+rm -rf "$res/unavailable.txt" "$res"/linux-*  # never ship a library from an earlier build
 unavailable() { echo "$1" > "$res/unavailable.txt"; echo "nunac-runtime: native library not built: $1" >&2; exit 0; }
 [ "$skip" = "true" ] && unavailable "the build skipped it (-Dnunac.native.skip=true)"
 [ "$(uname -s)" = "Linux" ] || unavailable "only Linux is supported, this is $(uname -s)"

@@ -84,7 +84,8 @@ nunart_status nunart_launch(nunart_ctx *ctx);
 nunart_status nunart_verify(nunart_ctx *ctx);
 
 /* Times `n` launches (n >= 1) after buffers are ready, pinned (1) or plain (0) dispatch;
- * *median_us receives the median. Outputs are garbage afterwards; the state is unchanged. */
+ * *median_us receives the median. The buffers are then refilled as nunart_alloc() left them,
+ * so a following launch verifies; the state is unchanged. */
 nunart_status nunart_time_launches(nunart_ctx *ctx, int n, int pinned, double *median_us);
 
 /* The realised grid order of `rank`: slots[s] = threadblock at grid slot s, -1 for padding.

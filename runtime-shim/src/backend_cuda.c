@@ -233,6 +233,12 @@ static nunart_status cuda_fetch(nunart_ctx *ctx) {
     return rc ? nr_fail(ctx, NUNART_E_DEVICE, "cuMemcpyDtoH: %s", cu_err(c, rc)) : NUNART_OK;
 }
 
+static nunart_status cuda_upload(nunart_ctx *ctx) {
+    cuda_t *c = ctx->be_state;
+    int rc = c->MemcpyHtoD(c->arena, ctx->host, (size_t) ctx->table->arena_elems * 4);
+    return rc ? nr_fail(ctx, NUNART_E_DEVICE, "cuMemcpyHtoD: %s", cu_err(c, rc)) : NUNART_OK;
+}
+
 static void cuda_close(nunart_ctx *ctx) {
     cuda_t *c = ctx->be_state;
     if (!c) return;
@@ -254,6 +260,7 @@ const nr_backend nr_backend_cuda = {
     .alloc = cuda_alloc,
     .launch = cuda_launch,
     .fetch = cuda_fetch,
+    .upload = cuda_upload,
     .stream = NULL,
     .close = cuda_close,
 };

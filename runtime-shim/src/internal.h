@@ -91,6 +91,8 @@ typedef struct {
     nunart_status (*launch)(struct nunart_ctx *ctx, int pinned, double *elapsed_us);
     /* Copy the whole arena back to ctx->host (GPU backends); NULL on host. */
     nunart_status (*fetch)(struct nunart_ctx *ctx);
+    /* Copy ctx->host to the device again (GPU backends); NULL on host. */
+    nunart_status (*upload)(struct nunart_ctx *ctx);
     nunart_status (*stream)(struct nunart_ctx *ctx, int rank, int index, void **stream);
     void (*close)(struct nunart_ctx *ctx);
 } nr_backend;

@@ -239,14 +239,10 @@ nunart_status nunart_load(nunart_ctx *ctx, const char *table, size_t len) {
     return ok(ctx);
 }
 
-nunart_status nunart_alloc(nunart_ctx *ctx) {
-    if (!ctx) return NUNART_E_ARGUMENT;
-    nunart_status st = need(ctx, NUNART_VALIDATED, "alloc");
-    if (st) return st;
+/* Inputs get the reference pattern; outputs and scratch a sentinel, so a chunk the plan
+ * never writes is caught by the data check. */
+static void fill(nunart_ctx *ctx) {
     const nr_table *t = ctx->table;
-    ctx->host = malloc((size_t) (t->arena_elems ? t->arena_elems : 1) * sizeof(float));
-    if (!ctx->host) return nr_fail(ctx, NUNART_E_MEMORY, "cannot allocate %lld MiB of buffers", (long long) (t->arena_elems * 4 >> 20));
-    /* Outputs and scratch start as a sentinel, so a chunk the plan never writes is caught. */
     for (int64_t i = 0; i < t->arena_elems; i++) ctx->host[i] = -12345.0f;
     for (int r = 0; r < t->ranks; r++) {
         const nr_view *v = &t->rank[r].in;
@@ -255,6 +251,16 @@ nunart_status nunart_alloc(nunart_ctx *ctx) {
         for (int c = 0; c < v->chunks; c++)
             for (int64_t e = 0; e < t->chunk_elems; e++) base[(int64_t) c * t->chunk_elems + e] = nunart_input_value(r, c, (int) e);
     }
+}
+
+nunart_status nunart_alloc(nunart_ctx *ctx) {
+    if (!ctx) return NUNART_E_ARGUMENT;
+    nunart_status st = need(ctx, NUNART_VALIDATED, "alloc");
+    if (st) return st;
+    const nr_table *t = ctx->table;
+    ctx->host = malloc((size_t) (t->arena_elems ? t->arena_elems : 1) * sizeof(float));
+    if (!ctx->host) return nr_fail(ctx, NUNART_E_MEMORY, "cannot allocate %lld MiB of buffers", (long long) (t->arena_elems * 4 >> 20));
+    fill(ctx);
     st = ctx->be->alloc(ctx);
     if (st) return st;
     ctx->state = NUNART_BUFFERS_READY;
@@ -364,6 +370,12 @@ nunart_status nunart_time_launches(nunart_ctx *ctx, int n, int pinned, double *m
     if (!us) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
     for (int i = 0; i < n; i++) {
         nunart_status st = ctx->be->launch(ctx, pinned, &us[i]);
+        if (st) { free(us); return st; }
+    }
+    /* In-place plans overwrite their inputs: restore them so a later launch verifies. */
+    fill(ctx);
+    if (ctx->be->upload) {
+        nunart_status st = ctx->be->upload(ctx);
         if (st) { free(us); return st; }
     }
     qsort(us, (size_t) n, sizeof *us, cmp_double);

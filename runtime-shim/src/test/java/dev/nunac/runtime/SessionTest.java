@@ -34,6 +34,16 @@ class SessionTest {
     }
 
     @Test
+    void timingLeavesBuffersReadyForAVerifiedLaunch() {
+        try (Session s = NunaRuntime.open("host", null)) {
+            s.load(Tables.allgather2()).allocate();
+            s.timeLaunches(5, false);
+            s.timeLaunches(5, true);
+            s.launch().verify();
+        }
+    }
+
+    @Test
     void callsOutOfOrderAreRefusedAndFailureIsTerminal() {
         try (Session s = NunaRuntime.open("host", null)) {
             RuntimeFailure e = assertThrows(RuntimeFailure.class, s::launch);

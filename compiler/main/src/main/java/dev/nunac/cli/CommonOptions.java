@@ -65,6 +65,16 @@ final class CommonOptions {
                 .desc("merge measured values (JSON) over the topology spec").get());
     }
 
+    /** --policy, --nar, --size: read back by {@link #placementOptions}. */
+    static void addPlacementOptions(Options o) {
+        o.addOption(Option.builder().longOpt("policy").hasArg().argName("P")
+                .desc("placement policy: " + dev.nunac.passes.place.Policy.ids() + " (default nap+nar)").get());
+        o.addOption(Option.builder().longOpt("nar").hasArg().argName("N|off")
+                .desc("NAR granularity: a granularity the topology supports, or off for hashing (default: docs/placement.md)").get());
+        o.addOption(Option.builder().longOpt("size").hasArg().argName("BYTES")
+                .desc("collective size: bytes of the largest per-rank buffer, e.g. 1048576, 100KB, 1MiB (default 1MiB)").get());
+    }
+
     static dev.nunac.topology.Topology topology(CommandLine cl, String command) {
         String t = cl.getOptionValue("topo");
         if (t == null) throw new UsageException(command, "missing --topo TOPOLOGY (bundled: "

@@ -73,6 +73,12 @@ final class CommonOptions {
         return dev.nunac.topology.TopologyResolver.resolve(t, ov == null ? null : Path.of(ov));
     }
 
+    static void addNarOption(Options o) {
+        o.addOption(Option.builder().longOpt("nar").hasArg().argName("N|auto|off")
+                .desc("NAR granularity: a granularity the topology supports, off for hashing, or auto (default):"
+                        + " simulate every granularity and keep the fastest").get());
+    }
+
     static dev.nunac.passes.place.PlacementOptions placementOptions(CommandLine cl) {
         var policy = dev.nunac.passes.place.Policy.NAP_NAR;
         String p = cl.getOptionValue("policy");
@@ -84,13 +90,13 @@ final class CommonOptions {
         String n = cl.getOptionValue("nar");
         if (n != null) {
             if (n.equals("off")) nar = dev.nunac.passes.place.PlacementOptions.NAR_OFF;
-            else if (!n.equals("default")) {
+            else if (!n.equals("auto") && !n.equals("default")) {
                 try {
                     nar = Integer.parseInt(n);
                 } catch (NumberFormatException e) {
-                    throw new UsageException(null, "--nar expects a granularity or 'off', got '" + n + "'");
+                    throw new UsageException(null, "--nar expects a granularity, 'auto' or 'off', got '" + n + "'");
                 }
-                if (nar < 1) throw new UsageException(null, "--nar expects a positive granularity or 'off', got '" + n + "'");
+                if (nar < 1) throw new UsageException(null, "--nar expects a positive granularity, 'auto' or 'off', got '" + n + "'");
             }
         }
         long size = dev.nunac.passes.place.PlacementOptions.DEFAULT_SIZE;

@@ -29,6 +29,11 @@ public final class Driver {
     public static final Pipeline PIPELINE = Pipeline.of(new CheckPass(), new AccessAnalysis(), new LogicalAllocation(),
             new NarSelection(), new PhysicalPlacement(), new Realisation());
 
+    /** Runs the cost model on a finished compilation. */
+    public static dev.nunac.passes.cost.SimResult simulate(CompileResult r, dev.nunac.passes.cost.SimConfig cfg) {
+        return dev.nunac.passes.cost.Simulator.simulate(r.plan(), r.accesses(), r.placement(), r.topology(), cfg);
+    }
+
     public static CompileResult compile(Plan plan, Topology topo, PlacementOptions options, boolean verify,
                                         String dumpAfter, BiConsumer<String, String> dump) {
         Diagnostics diags = new Diagnostics();

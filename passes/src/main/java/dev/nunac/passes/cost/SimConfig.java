@@ -16,7 +16,7 @@ public record SimConfig(int flitBytes, int minBatchFlits, int maxBatches, int sa
     }
 
     public static SimConfig defaults() {
-        return new SimConfig(256, 16, 16, 16, 20);
+        return new SimConfig(256, 16, 8, 8, 10);
     }
 
     public SimConfig withFlitBytes(int bytes) {

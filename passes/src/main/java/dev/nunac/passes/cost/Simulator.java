@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * Discrete-event simulation of a placed plan (DESIGN §8). Threadblocks run their steps in
@@ -33,9 +32,6 @@ public final class Simulator {
     public static SimResult simulate(Plan plan, Accesses acc, Placement pl, Topology topo) {
         return simulate(plan, acc, pl, topo, SimConfig.defaults());
     }
-
-    /** A threadblock to advance ({@code what == null}), a transfer's next batch, or a parcel's next stages. */
-    private record Event(double time, long seq, int tb, int version, Object what) {}
 
     /** A transfer in flight: the step, its flits, and the batches still to issue. */
     private static final class Transfer {
@@ -61,8 +57,7 @@ public final class Simulator {
         final PageLookup pages;
         final Route rt = new Route();
         final LatencyHistogram hist = new LatencyHistogram();
-        final PriorityQueue<Event> queue = new PriorityQueue<>(
-                Comparator.comparingDouble(Event::time).thenComparingLong(Event::seq));
+        final EventQueue queue = new EventQueue();
         final double[] done, delivered, start;
         final int[] pred;
         final byte[] cause;
@@ -74,7 +69,7 @@ public final class Simulator {
         final java.util.ArrayDeque<Transfer>[] blocked;
         final double window;
         final int[] waiterCount;
-        long seq, events;
+        long events;
 
         Run(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg) {
             this.plan = plan;
@@ -117,17 +112,17 @@ public final class Simulator {
         SimResult run() {
             for (int t = 0; t < g.tbCount; t++) schedule(0, t);
             while (!queue.isEmpty()) {
-                Event e = queue.poll();
+                queue.poll();
                 events++;
-                if (e.what() instanceof Parcel p) move(p, e.time());
-                else if (e.what() instanceof Transfer t) batch(t, e.time());
-                else if (e.version() == version[e.tb()]) advance(e.tb(), e.time());
+                if (queue.w instanceof Parcel p) move(p, queue.t);
+                else if (queue.w instanceof Transfer t) batch(t, queue.t);
+                else if (queue.versionOf == version[queue.tbOf]) advance(queue.tbOf, queue.t);
             }
             return result();
         }
 
         void schedule(double time, int tb) {
-            queue.add(new Event(time, seq++, tb, ++version[tb], null));
+            queue.add(time, tb, ++version[tb], null);
         }
 
         void wait(int step, int tb) {
@@ -309,11 +304,11 @@ public final class Simulator {
                 p.advance(sv.free, sv.busy, now + cfg.horizonNs());
                 issued = Math.max(issued, p.issueTail);
                 if (p.finished()) arrived(p);
-                else queue.add(new Event(p.head, seq++, t.tb, 0, p));
+                else queue.add(p.head, t.tb, 0, p);
             }
             t.issued = issued;
             if (t.nextFlit < t.flits) {
-                queue.add(new Event(issued, seq++, t.tb, 0, t));
+                queue.add(issued, t.tb, 0, t);
             } else if (t.kind == 0) {
                 complete(t.step, t.tb, issued);
                 if (t.inFlight == 0) deliver(t.step, t.delivered);
@@ -326,7 +321,7 @@ public final class Simulator {
         void move(Parcel p, double now) {
             p.advance(sv.free, sv.busy, now + cfg.horizonNs());
             if (p.finished()) arrived(p);
-            else queue.add(new Event(p.head, seq++, -1, 0, p));
+            else queue.add(p.head, -1, 0, p);
         }
 
         /** A parcel's tail is in memory: record its latencies; the last one delivers the transfer. */
@@ -353,7 +348,7 @@ public final class Simulator {
                 Transfer t = q.poll();
                 t.admitted = Math.min(t.batchFlits, t.flits - t.nextFlit);
                 outstanding[w0] += t.admitted;
-                queue.add(new Event(time, seq++, t.tb, 0, t));
+                queue.add(time, t.tb, 0, t);
             }
         }
 

@@ -38,7 +38,7 @@ final class CompileCommand implements Command {
 
     @Override
     public String usage() {
-        return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy P] [--nar N|off] [-o DIR] [--emit LIST]";
+        return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy P] [--nar N|auto|off] [-o DIR] [--emit LIST]";
     }
 
     @Override

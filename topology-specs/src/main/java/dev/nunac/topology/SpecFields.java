@@ -38,7 +38,7 @@ public final class SpecFields {
         m.put("scaleOut", List.of("gpusPerBox", "latencyNs", "bandwidthGBs", "nics"));
         m.put("nic", List.of("id", "port", "distance"));
         m.put("latencies", List.of("cuToNocNs", "linkNs", "dieToDieNs"));
-        m.put("budgets", List.of("outstandingPerCu", "inFlightBytesPerStack", "pageBytes"));
+        m.put("budgets", List.of("outstandingPerCu", "inFlightBytesPerStack", "pageBytes", "threadblocksPerCu"));
         m.put("nar", List.of("granularities", "basis", "source", "note"));
         FIELDS = java.util.Collections.unmodifiableMap(m);
     }

@@ -665,6 +665,7 @@ final class SpecReader {
         Quantity out = q(o, "outstandingPerCu", true, 1, false);
         Quantity bytes = q(o, "inFlightBytesPerStack", true, 0, true);
         Quantity page = q(o, "pageBytes", true, 1, false);
+        Quantity slots = q(o, "threadblocksPerCu", false, 1, false);
         if (page != null) {
             long v = page.asLong();
             if (v != page.value() || Long.bitCount(v) != 1) {
@@ -672,7 +673,7 @@ final class SpecReader {
                 return null;
             }
         }
-        return out == null || bytes == null || page == null ? null : new Budgets(out, bytes, page);
+        return out == null || bytes == null || page == null ? null : new Budgets(out, bytes, page, slots);
     }
 
     private int[] readNar(Obj o, int planes) {

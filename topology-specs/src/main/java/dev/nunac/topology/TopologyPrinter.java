@@ -67,8 +67,9 @@ public final class TopologyPrinter {
         line(b, "latencies: CU-to-NoC %s ns, memory %s ns, link %s ns%s", num(l.cuToNocNs().value()), num(l.memoryNs().value()),
                 num(l.linkNs().value()), l.dieToDieNs() == null ? "" : ", die-to-die " + num(l.dieToDieNs().value()) + " ns");
         Budgets bu = t.budgets();
-        line(b, "budgets: %s outstanding requests per CU, %s in-flight bytes per stack, page %d B",
-                num(bu.outstandingPerCu().value()), num(bu.inFlightBytesPerStack().value()), bu.pageSize());
+        line(b, "budgets: %s outstanding requests per CU, %s in-flight bytes per stack, page %d B%s",
+                num(bu.outstandingPerCu().value()), num(bu.inFlightBytesPerStack().value()), bu.pageSize(),
+                bu.threadblocksPerCu() == null ? "" : ", " + num(bu.threadblocksPerCu().value()) + " threadblocks per CU");
         for (int k : t.narGranularities()) {
             List<NarDomain> doms = t.narDomains(k);
             line(b, "NAR granularity %d: %d domain%s of %d ports%s", k, k, k == 1 ? "" : "s", doms.get(0).size(),
@@ -158,6 +159,7 @@ public final class TopologyPrinter {
         m.put("latencies.linkNs", t.latencies().linkNs());
         if (t.latencies().dieToDieNs() != null) m.put("latencies.dieToDieNs", t.latencies().dieToDieNs());
         m.put("budgets.outstandingPerCu", t.budgets().outstandingPerCu());
+        if (t.budgets().threadblocksPerCu() != null) m.put("budgets.threadblocksPerCu", t.budgets().threadblocksPerCu());
         m.put("budgets.inFlightBytesPerStack", t.budgets().inFlightBytesPerStack());
         m.put("budgets.pageBytes", t.budgets().pageBytes());
         return m;

@@ -114,6 +114,7 @@ public final class PlacementJson {
                 bm.put("pages", pm.stack().length);
                 bm.put("stack", pm.stack());
                 bm.put("domain", pm.domain());
+                if (pm.slot() != null) bm.put("layout", pm.slot());
                 bufs.add(bm);
             }
             rm.put("buffers", bufs);

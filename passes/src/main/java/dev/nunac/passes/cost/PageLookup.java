@@ -41,7 +41,8 @@ final class PageLookup {
             return -1;
         }
         int si = space.storageIndexOf(id);
-        long off = (id - storages.get(si).firstId()) * chunkBytes + b % chunkBytes;
+        // the buffer's layout: natural, or packed by placement (chunk -> slot)
+        long off = (long) pages.get(si).offsetOf(id - storages.get(si).firstId()) * chunkBytes + b % chunkBytes;
         return ((long) si << 40) | off;
     }
 

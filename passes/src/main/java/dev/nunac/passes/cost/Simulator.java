@@ -329,7 +329,9 @@ public final class Simulator {
             Transfer t = (Transfer) p.owner;
             t.delivered = Math.max(t.delivered, p.tail);
             release(t.rank * topo.cus().size() + t.cu, p.m, p.tail);
-            if (t.kind != 2) hist.addSpread(p.head - p.headStore, p.tail - p.tailStore, p.m);
+            // One-way latency ends when the flit reaches the destination stack's controller: the
+            // write itself (memory latency) is posted, as the paper's one-way store latency counts it.
+            if (t.kind != 2) hist.addSpread(p.head - p.headStore - routes.memNs, p.tail - p.tailStore - routes.memNs, p.m);
             t.inFlight--;
             if (t.inFlight > 0 || t.nextFlit < t.flits) return;
             if (t.kind == 0) {

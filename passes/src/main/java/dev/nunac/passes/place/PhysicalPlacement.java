@@ -90,16 +90,16 @@ public final class PhysicalPlacement implements Pass {
         final boolean direct;
         final int nCus, nStacks, boxSize;
         final long cb, pageBytes, window, stackBudget;
-        final long[][] cuLeft, stackLeft;
+        final long[][] cuLeft, stackLeft, cuSlotsLeft;
         final int[] cuOfTb, domainOfTb, groupOfTb;
         final List<ChunkSpace.Storage> storages;
-        final int[][] pageStack, pageDomain;
+        final PageAllocator pages;
         final boolean[] chunkPlaced;
         final int[] allPorts, nicPorts;
         final Map<Integer, int[]> cusNearStack = new HashMap<>();
         final Map<Integer, Integer> domainOfStack = new HashMap<>();
         final Map<String, int[]> stacksNearPorts = new HashMap<>();
-        int cuSpills, cuOverflows, stackSpills, stackOverflows, pageConflicts, pagesUntouched;
+        int cuSpills, cuOverflows, stackSpills, stackOverflows;
 
         Placer(Plan plan, Accesses acc, LogicalGroups groups, NarChoice nar, Topology topo, PlacementOptions opt) {
             this.plan = plan;
@@ -119,21 +119,16 @@ public final class PhysicalPlacement implements Pass {
             cuLeft = new long[plan.ranks()][nCus];
             stackLeft = new long[plan.ranks()][nStacks];
             for (long[] a : cuLeft) Arrays.fill(a, window);
+            cuSlotsLeft = new long[plan.ranks()][nCus];
+            for (long[] a : cuSlotsLeft) Arrays.fill(a, topo.budgets().threadblockSlots());
             for (long[] a : stackLeft) Arrays.fill(a, stackBudget);
             int n = acc.threadblocks().size();
             cuOfTb = new int[n];
             domainOfTb = new int[n];
             groupOfTb = new int[n];
             storages = acc.space().storages();
-            pageStack = new int[storages.size()][];
-            pageDomain = new int[storages.size()][];
-            for (int s = 0; s < storages.size(); s++) {
-                int pages = (int) Math.max(0, (storages.get(s).chunks() * cb + pageBytes - 1) / pageBytes);
-                pageStack[s] = new int[pages];
-                pageDomain[s] = new int[pages];
-                Arrays.fill(pageStack[s], -1);
-                Arrays.fill(pageDomain[s], -1);
-            }
+            boolean packed = policy.napMemory && cb < pageBytes && singleChunkSteps(plan);
+            pages = new PageAllocator(acc.space(), cb, pageBytes, nStacks, packed, k);
             chunkPlaced = new boolean[acc.space().size()];
             allPorts = topo.scaleUpPorts().stream().mapToInt(p -> p.index()).toArray();
             nicPorts = topo.scaleOut().map(so -> so.nics().stream().mapToInt(Nic::port).toArray()).orElse(new int[0]);
@@ -160,18 +155,12 @@ public final class PhysicalPlacement implements Pass {
                 case NEAR_PORTS -> nearPorts();
             }
             if (policy.napMemory) napMemory();
-            else if (k > 1) for (int s = 0; s < storages.size(); s++) {
-                for (int p = 0; p < pageStack[s].length; p++) pageDomain[s][p] = domainOfStack(pageStack[s][p]);
-            }
+            else if (k > 1) pages.domainsFromStacks(this::domainOfStack);
             if (policy.compute != Policy.Compute.NEAR_PORTS) {
                 for (int t = 0; t < cuOfTb.length; t++) domainOfTb[t] = trafficDomain(acc.threadblocks().get(t));
             }
-            List<PageMap> maps = new ArrayList<>();
-            for (int s = 0; s < storages.size(); s++) {
-                maps.add(new PageMap(storages.get(s).rank(), storages.get(s).buffer(), pageStack[s], pageDomain[s]));
-            }
             PlacementStats stats = PlacementMetrics.of(this);
-            return new Placement(policy, k, direct, cb, pageBytes, cuOfTb, domainOfTb, groupOfTb, List.copyOf(maps), stats);
+            return new Placement(policy, k, direct, cb, pageBytes, cuOfTb, domainOfTb, groupOfTb, pages.maps(), stats);
         }
 
         // ---- compute ----
@@ -181,15 +170,19 @@ public final class PhysicalPlacement implements Pass {
             return Math.max(1, Math.min(window, (bytes + REQUEST_BYTES - 1) / REQUEST_BYTES));
         }
 
-        /** First CU in {@code order} whose budget fits; else the one with most left (an overflow). */
+        /**
+         * First CU in {@code order} with a free threadblock slot whose request budget fits; else the
+         * one with most budget left (an overflow).
+         */
         int take(int rank, int tb, int[] order, int share) {
             long need = demand(acc.threadblocks().get(tb));
-            long[] left = cuLeft[rank];
+            long[] left = cuLeft[rank], slots = cuSlotsLeft[rank];
             for (int i = 0; i < order.length; i++) {
                 int cu = order[i];
-                if (left[cu] >= need) {
+                if (left[cu] >= need && slots[cu] > 0) {
                     if (i >= share) cuSpills++;
                     left[cu] -= need;
+                    slots[cu]--;
                     return cu;
                 }
             }
@@ -197,6 +190,7 @@ public final class PhysicalPlacement implements Pass {
             for (int cu : order) if (left[cu] > left[best]) best = cu;
             cuOverflows++;
             left[best] -= need;
+            slots[best]--;
             return best;
         }
 
@@ -308,14 +302,7 @@ public final class PhysicalPlacement implements Pass {
         // ---- memory ----
 
         void roundRobinPages() {
-            int[] next = new int[plan.ranks()];
-            for (int s = 0; s < storages.size(); s++) {
-                int r = storages.get(s).rank();
-                for (int p = 0; p < pageStack[s].length; p++) {
-                    pageStack[s][p] = next[r] % nStacks;
-                    next[r]++;
-                }
-            }
+            pages.fillRest(plan.ranks(), false);
             for (int ch = 0; ch < chunkPlaced.length; ch++) {
                 int st = stackOfChunk(ch);
                 if (st >= 0) stackLeft[acc.space().rankOf(ch)][st] -= cb;
@@ -342,16 +329,7 @@ public final class PhysicalPlacement implements Pass {
                 }
             }
             // Pages no threadblock touches (e.g. an unused tail) are dealt round-robin.
-            int[] next = new int[plan.ranks()];
-            for (int s = 0; s < storages.size(); s++) {
-                int r = storages.get(s).rank();
-                for (int p = 0; p < pageStack[s].length; p++) {
-                    if (pageStack[s][p] < 0) {
-                        pageStack[s][p] = next[r]++ % nStacks;
-                        pagesUntouched++;
-                    }
-                }
-            }
+            pages.fillRest(plan.ranks(), true);
         }
 
         void placeChunk(int ch, int[] prefs, int share, int domain) {
@@ -372,17 +350,7 @@ public final class PhysicalPlacement implements Pass {
                 stackOverflows++;
             }
             left[chosen] -= cb;
-            int si = acc.space().storageIndexOf(ch);
-            long i = ch - storages.get(si).firstId();
-            int first = (int) (i * cb / pageBytes), last = (int) (((i + 1) * cb - 1) / pageBytes);
-            for (int p = first; p <= last && p < pageStack[si].length; p++) {
-                if (pageStack[si][p] < 0) {
-                    pageStack[si][p] = chosen;
-                    pageDomain[si][p] = domain;
-                } else if (pageStack[si][p] != chosen) {
-                    pageConflicts++;
-                }
-            }
+            pages.put(ch, chosen, domain);
         }
 
         int[] stacksNear(int[] ports) {
@@ -402,15 +370,11 @@ public final class PhysicalPlacement implements Pass {
 
         /** The stack of a chunk's first page, or -1 while unplaced. */
         int stackOfChunk(int ch) {
-            int si = acc.space().storageIndexOf(ch);
-            int p = (int) ((ch - storages.get(si).firstId()) * cb / pageBytes);
-            return p < pageStack[si].length ? pageStack[si][p] : -1;
+            return pages.stackOf(ch);
         }
 
         int pageDomainOfChunk(int ch) {
-            int si = acc.space().storageIndexOf(ch);
-            int p = (int) ((ch - storages.get(si).firstId()) * cb / pageBytes);
-            return p < pageDomain[si].length ? pageDomain[si][p] : -1;
+            return pages.domainOf(ch);
         }
 
         /** Under NAR with baseline memory, a page's domain is the one nearest its stack. */
@@ -459,6 +423,16 @@ public final class PhysicalPlacement implements Pass {
 
     private static int gcd(int a, int b) {
         return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /** Packing permutes chunks within a buffer, which a step naming several contiguous chunks forbids. */
+    static boolean singleChunkSteps(Plan plan) {
+        for (var rp : plan.rankPlans()) {
+            for (var tb : rp.threadblocks()) {
+                for (var st : tb.steps()) if (st.count() > 1) return false;
+            }
+        }
+        return true;
     }
 
     static int[] concat(int[] a, int[] b) {

@@ -20,14 +20,12 @@ final class PlacementMetrics {
                 int q = p.acc.space().rankOf(ch);
                 // A chunk may span pages of different domains (sub-page packing): average its pages.
                 int si = p.acc.space().storageIndexOf(ch);
-                long i = ch - p.storages.get(si).firstId();
-                int first = (int) (i * p.cb / p.pageBytes), last = (int) (((i + 1) * p.cb - 1) / p.pageBytes);
-                last = Math.min(last, p.pageStack[si].length - 1);
+                int first = p.pages.firstPage(ch), last = p.pages.lastPage(ch);
                 double cuHops = 0, stHops = 0;
                 for (int page = first; page <= last; page++) {
-                    int d = p.pageDomain[si][page];
+                    int d = p.pages.domainOfPage(si, page);
                     cuHops += meanHops(topo, cuRouter, trafficPorts(p, a.rank(), q, d));
-                    stHops += meanHops(topo, topo.stacks().get(p.pageStack[si][page]).router(), trafficPorts(p, q, a.rank(), d));
+                    stHops += meanHops(topo, topo.stacks().get(p.pages.stackOfPage(si, page)).router(), trafficPorts(p, q, a.rank(), d));
                 }
                 int pages = Math.max(1, last - first + 1);
                 tbSum += cuHops / pages;
@@ -45,7 +43,7 @@ final class PlacementMetrics {
         for (long[] left : p.cuLeft) for (long l : left) maxCuLoad = Math.max(maxCuLoad, 1.0 - (double) l / p.window);
         for (long[] left : p.stackLeft) for (long l : left) maxStackLoad = Math.max(maxStackLoad, 1.0 - (double) l / p.stackBudget);
         return new PlacementStats(nCu == 0 ? 0 : sumCu / nCu, maxCu, nSt == 0 ? 0 : sumSt / nSt, maxSt, p.cuSpills,
-                p.cuOverflows, p.stackSpills, p.stackOverflows, p.pageConflicts, p.pagesUntouched, maxCuLoad, maxStackLoad);
+                p.cuOverflows, p.stackSpills, p.stackOverflows, p.pages.conflicts, p.pages.untouched, maxCuLoad, maxStackLoad);
     }
 
     /**

@@ -16,6 +16,7 @@ public final class Compilation {
     private final Diagnostics diagnostics;
     private final Map<Key<?>, Object> products = new HashMap<>();
     private final EnumSet<Stage> reached = EnumSet.noneOf(Stage.class);
+    private final Map<String, Long> nanosByPass = new java.util.LinkedHashMap<>();
 
     public Compilation(Plan plan, Diagnostics diagnostics) {
         this.plan = plan;
@@ -64,5 +65,14 @@ public final class Compilation {
 
     void reach(Stage s) {
         reached.add(s);
+    }
+
+    void timed(String pass, long nanos) {
+        nanosByPass.merge(pass, nanos, Long::sum);
+    }
+
+    /** Wall time spent in each pass that ran, in run order (nanoseconds). */
+    public Map<String, Long> timings() {
+        return java.util.Collections.unmodifiableMap(nanosByPass);
     }
 }

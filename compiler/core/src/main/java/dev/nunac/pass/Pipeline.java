@@ -68,7 +68,9 @@ public final class Pipeline {
                 if (!c.reached(s)) throw new IllegalStateException("pass " + p.name() + " needs " + s);
             }
             Object before = snapshot(c);
+            long t0 = System.nanoTime();
             p.run(c);
+            c.timed(p.name(), System.nanoTime() - t0);
             if (c.diagnostics().hasErrors()) return false;
             c.reach(p.provides());
             if (verify) verifyAfter(p, c, before);

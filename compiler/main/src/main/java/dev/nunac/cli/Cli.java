@@ -34,7 +34,7 @@ public final class Cli {
     public Cli(Io io) {
         this.io = io;
         for (Command c : List.of(new CompileCommand(), new CheckCommand(), new IrCommand(), new ExportCommand(),
-                new TopoCommand())) {
+                new TopoCommand(), new RunCommand())) {
             commands.put(c.name(), c);
         }
     }
@@ -131,7 +131,7 @@ public final class Cli {
         out.printf(java.util.Locale.ROOT, "  %-10s %s%n", "help", "show help for a command: nunac help COMMAND");
         out.println();
         out.println("global options: --help, --version, --verbose");
-        out.println("exit codes: 0 ok, 1 errors in the plan, 2 usage error, 3 input/IO error, 70 internal error");
+        out.println("exit codes: 0 ok, 1 errors in the plan, 2 usage error, 3 input/IO error, 4 runtime error (run), 70 internal error");
     }
 
     static String version() {

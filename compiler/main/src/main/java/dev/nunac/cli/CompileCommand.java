@@ -3,11 +3,8 @@ package dev.nunac.cli;
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
-import dev.nunac.emit.MscclXmlExporter;
+import dev.nunac.emit.Output;
 import dev.nunac.emit.OutputFiles;
-import dev.nunac.emit.PlacementHeader;
-import dev.nunac.emit.PlacementJson;
-import dev.nunac.emit.Report;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Pipeline;
 import dev.nunac.passes.place.PlacementOptions;
@@ -23,14 +20,11 @@ import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 
 /**
- * {@code nunac PLAN --topo T}: check, place, realise, and emit placement.json, placement.h,
- * report.txt, and on request plan.xml (the plan as MSCCL-IR XML).
+ * {@code nunac PLAN --topo T}: check, place, realise, and write the outputs chosen with --emit
+ * (see {@link Output}): by default placement.json, placement.h and report.txt.
  */
 final class CompileCommand implements Command {
     static final String NAME = "compile";
-    static final List<String> EMITS = List.of("json", "header", "report", "msccl-xml");
-    /** What is written without --emit; msccl-xml only on request (plans with one-sided steps have no XML form). */
-    static final List<String> DEFAULT_EMITS = List.of("json", "header", "report");
 
     @Override
     public String name() {
@@ -59,17 +53,20 @@ final class CompileCommand implements Command {
                 .desc("collective size: bytes of the largest per-rank buffer, e.g. 1048576, 100KB, 1MiB (default 1MiB)").get());
         o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("output folder (default out)").get());
         o.addOption(Option.builder().longOpt("emit").hasArg().argName("LIST")
-                .desc("outputs to write, comma-separated: " + String.join(", ", EMITS) + " (default " + String.join(",", DEFAULT_EMITS) + ")").get());
+                .desc("outputs to write, comma-separated: " + String.join(", ", Output.ids(false)) + " (default "
+                        + String.join(",", Output.ids(true)) + ")").get());
         o.addOption(Option.builder().longOpt("dump-after").hasArg().argName("PASS")
                 .desc("print the IR or the pass's result after PASS: " + String.join(", ", Driver.PIPELINE.names())).get());
+        o.addOption(Option.builder().longOpt("timings").desc("print the time of each stage to standard error").get());
         return o;
     }
 
     @Override
     public int run(CommandLine cl, Io io) {
+        long t0 = System.nanoTime();
         Path planPath = CommonOptions.onePlan(cl, NAME);
         PlacementOptions opts = CommonOptions.placementOptions(cl);
-        Set<String> emit = emits(cl.getOptionValue("emit"));
+        Set<Output> emit = emits(cl.getOptionValue("emit"));
         String dumpAfter = cl.getOptionValue("dump-after");
         if (dumpAfter != null && !Driver.PIPELINE.names().contains(dumpAfter)) {
             throw new UsageException(NAME, "--dump-after: unknown pass '" + dumpAfter + "' (passes: "
@@ -77,31 +74,34 @@ final class CompileCommand implements Command {
         }
         Topology topo = CommonOptions.topology(cl, NAME);
         Plan plan = PlanLoader.load(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl));
+        long tParsed = System.nanoTime();
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter,
                 (pass, text) -> io.out().print(text));
         PlacementStats ua = opts.policy() == Policy.UA ? r.placement().stats()
-                : Driver.compile(plan, topo, new PlacementOptions(Policy.UA, opts.nar(), opts.sizeBytes()), false, null, null)
-                        .placement().stats();
+                : Driver.placeAgain(r, new PlacementOptions(Policy.UA, opts.nar(), opts.sizeBytes())).stats();
+        long tPlaced = System.nanoTime();
         OutputFiles out = new OutputFiles();
-        if (emit.contains("json")) out.add("placement.json", PlacementJson.emit(r, ua));
-        if (emit.contains("header")) out.add("placement.h", PlacementHeader.emit(r));
-        if (emit.contains("report")) out.add("report.txt", Report.emit(r, ua));
-        if (emit.contains("msccl-xml")) out.add("plan.xml", MscclXmlExporter.export(plan));
-        Path dir = Path.of(cl.getOptionValue("o", "out"));
+        for (Output o : emit) out.add(o.file, o.render(r, ua));
+        Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
         List<Path> written = out.writeTo(dir);
+        if (cl.hasOption("timings")) {
+            Timings.print(io, tParsed - t0, r.nanosByPass(), tPlaced - tParsed, System.nanoTime() - tPlaced);
+        }
         io.err().println("nunac: " + plan.name() + " on " + topo.name() + ", policy " + r.placement().policy().id()
                 + ", NAR " + r.nar().label() + ": wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
         return 0;
     }
 
-    static Set<String> emits(String list) {
-        if (list == null) return new LinkedHashSet<>(DEFAULT_EMITS);
-        Set<String> out = new LinkedHashSet<>();
+    static Set<Output> emits(String list) {
+        Set<Output> out = new java.util.TreeSet<>();
+        if (list == null) {
+            for (Output o : Output.values()) if (o.byDefault) out.add(o);
+            return out;
+        }
         for (String s : list.split(",")) {
-            String e = s.trim();
-            if (e.isEmpty()) continue;
-            if (!EMITS.contains(e)) throw new UsageException(NAME, "--emit: unknown output '" + e + "' (known: " + String.join(", ", EMITS) + ")");
-            out.add(e);
+            if (s.isBlank()) continue;
+            out.add(Output.parse(s).orElseThrow(() -> new UsageException(NAME, "--emit: unknown output '" + s.trim()
+                    + "' (known: " + String.join(", ", Output.ids(false)) + ")")));
         }
         if (out.isEmpty()) throw new UsageException(NAME, "--emit: nothing to emit");
         return out;

@@ -9,6 +9,10 @@ import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.realise.Realised;
 import dev.nunac.topology.Topology;
 
-/** Everything one compilation produced; immutable, and all an emitter needs. */
+/**
+ * Everything one compilation produced; immutable, and all an emitter needs. {@code nanosByPass}
+ * is the wall time of each pass (never part of an output file, so outputs stay deterministic).
+ */
 public record CompileResult(Plan plan, Topology topology, PlacementOptions options, Accesses accesses,
-                            LogicalGroups groups, NarChoice nar, Placement placement, Realised realised) {}
+                            LogicalGroups groups, NarChoice nar, Placement placement, Realised realised,
+                            java.util.Map<String, Long> nanosByPass) {}

@@ -38,6 +38,17 @@ public final class Driver {
         PIPELINE.run(c, verify, dumpAfter, dump);
         diags.throwIfErrors(ErrorKind.PLAN);
         return new CompileResult(c.plan(), topo, options, c.get(Accesses.KEY), c.get(LogicalGroups.KEY),
-                c.get(NarChoice.KEY), c.get(Placement.KEY), c.get(Realised.KEY));
+                c.get(NarChoice.KEY), c.get(Placement.KEY), c.get(Realised.KEY),
+                java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(c.timings())));
+    }
+
+    /**
+     * Places an already compiled plan again under another policy, reusing its check, access
+     * analysis and logical allocation (which no policy changes): for the baselines a report
+     * compares against.
+     */
+    public static Placement placeAgain(CompileResult r, PlacementOptions options) {
+        NarChoice nar = NarSelection.select(r.topology(), options, r.groups().groups().size());
+        return PhysicalPlacement.place(r.plan(), r.accesses(), r.groups(), nar, r.topology(), options);
     }
 }

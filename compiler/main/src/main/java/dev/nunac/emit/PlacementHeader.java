@@ -53,7 +53,9 @@ public final class PlacementHeader {
         sb.append("static const uint32_t nunac_tb_mask[][NUNAC_MASK_WORDS] NUNAC_UNUSED = {\n");
         for (int[] m : masks) {
             sb.append("  {");
-            for (int i = 0; i < m.length; i++) sb.append(i > 0 ? ", " : "").append(String.format(Locale.ROOT, "0x%08xu", m[i]));
+            for (int i = 0; i < m.length; i++) {
+                sb.append(i > 0 ? ", " : "").append(Realised.hex(new int[] {m[i]})).append('u');
+            }
             sb.append("},\n");
         }
         sb.append("};\n\n");

@@ -34,12 +34,23 @@ final class Campaign {
     record Failure(String entry, int index, String input, List<String> args, String problem, String err) {
         @Override
         public String toString() {
-            return entry + " #" + index + " (" + input + "): " + problem + "\n  args: " + args + "\n  stderr: "
-                    + err.lines().limit(3).toList();
+            return escape(entry + " #" + index + " (" + input + "): " + problem) + "\n  args: " + escape(args.toString())
+                    + "\n  stderr: " + escape(err.lines().limit(3).toList().toString());
+        }
+
+        /** Control and non-ASCII characters as \\uXXXX, so that a report prints whole. */
+        static String escape(String s) {
+            StringBuilder b = new StringBuilder();
+            for (char c : s.toCharArray()) {
+                if (c >= 0x20 && c < 0x7F) b.append(c);
+                else b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+            }
+            return b.toString();
         }
     }
 
-    record Result(String entry, int inputs, int failures, double seconds) {}
+    /** {@code exits[k]}: runs that exited with k (0..3). */
+    record Result(String entry, int inputs, int failures, double seconds, int[] exits) {}
 
     private final Path work;
     private final Path failuresDir;
@@ -69,6 +80,7 @@ final class Campaign {
         Path out = work.resolve("out");
         long t0 = System.nanoTime();
         int done = 0, failed = 0;
+        int[] exits = new int[4];
         for (int i = 0; i < tries && System.nanoTime() < deadlineNanos; i++) {
             FuzzCase c = gen.next(rnd).value();
             Path input = null;
@@ -96,6 +108,7 @@ final class Campaign {
                 r = new CliRun(-1, "", "");
             }
             done++;
+            if (r != null && r.exit() >= 0 && r.exit() < 4) exits[r.exit()]++;
             if (problem != null) {
                 failed++;
                 if (failures.size() < KEPT) {
@@ -106,7 +119,7 @@ final class Campaign {
             }
         }
         deleteTree(out);
-        return new Result(e.name(), done, failed, (System.nanoTime() - t0) / 1e9);
+        return new Result(e.name(), done, failed, (System.nanoTime() - t0) / 1e9, exits);
     }
 
     void close() {

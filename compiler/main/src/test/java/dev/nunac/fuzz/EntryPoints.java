@@ -38,7 +38,8 @@ final class EntryPoints {
                 (c, in, out) -> List.of("check", in.toString(), "-D", "ranks=4"),
                 (c, in, out) -> List.of("check", in.toString()),
                 (c, in, out) -> List.of("ir", in.toString(), "-D", "ranks=2"),
-                (c, in, out) -> List.of(in.toString(), "--topo", "mi300x", "-D", "ranks=2", "-o", out.toString()),
+                (c, in, out) -> List.of(in.toString(), "--topo", "mi300x", "-D", "ranks=2", "-o", out.toString(),
+                        "--emit", "json,header,report,svg,msccl-xml,launch"),
                 (c, in, out) -> List.of("export", in.toString(), "-D", "ranks=2", "-o", out.resolve("plan.xml").toString())));
     }
 
@@ -90,12 +91,22 @@ final class EntryPoints {
                 "--expanded", "--topo-override", "--bogus", "-", "--", "-h", "--version",
                 "mi300x", "nuna-4die", "b200", "nosuch", "ranks=4", "ranks=2", "ranks=99999999999", "ranks=-1", "ranks=",
                 "=", "x=1", "steps=0", "steps=10", "input-bytes=1", "nesting=1", "loop-iterations=1", "elements=1",
-                "attributes=1", "ranks=1", "threadblocks=1", "bogus=3", "json,header", "msccl-xml", "report", ",", "off", "0",
+                "attributes=1", "ranks=1", "threadblocks=1", "bogus=3", "json,header", "msccl-xml", "report", "svg,launch", ",", "off", "0",
                 "-1", "3", "1MiB", "1e9", "99999999999999999999TB", "-5KB", "nap+nar", "ua", "numa", "check", "nar",
                 ex.resolve("allgather-direct.msccl").toString(), ex.resolve("allreduce-ring.msccl").toString(),
                 ex.resolve("nosuch.msccl").toString(), ex.toString(), ex.resolve("../README.md").normalize().toString(),
                 TestPaths.repoRoot().resolve("topology-specs/mi300x.json").toString(), "plan.txt", "a.xml", "b.json");
-        return new EntryPoint("command-line", List.of(), Generators.commandLine(pool), (c, in, out) -> {
+        String plan = ex.resolve("allgather-direct.msccl").toString();
+        List<List<String>> valid = List.of(
+                List.of(plan, "--topo", "mi300x", "-D", "ranks=4", "--policy", "ua", "--nar", "off", "--size", "64KB"),
+                List.of("compile", plan, "--topo", "nuna-4die", "--emit", "json,svg,launch", "--nar", "2"),
+                List.of("check", plan, "-D", "ranks=8", "--limit", "steps=100000"),
+                List.of("ir", plan, "-D", "ranks=2", "--verbose"),
+                List.of("export", plan, "-D", "ranks=2"),
+                List.of("topo", "show", "mi300x", "--expanded"),
+                List.of(plan, "--topo", "mi300x", "--dump-after", "check"));
+        var cases = net.jqwik.api.Arbitraries.oneOf(Generators.commandLine(pool), Generators.editedCommandLine(valid, pool));
+        return new EntryPoint("command-line", List.of(), cases, (c, in, out) -> {
             List<String> a = new ArrayList<>(c.args());
             if (!a.isEmpty() && (a.get(0).equals("compile") || a.get(0).equals("export")
                     || !a.get(0).startsWith("-") && (a.get(0).contains(".") || a.get(0).contains("/")))) {

@@ -28,4 +28,24 @@ final class Generators {
                 net.jqwik.api.Tuple.of(1, Arbitraries.strings().ofMaxLength(6).all()));
         return token.list().ofMaxSize(8).map(args -> new FuzzCase(0, List.of(), 0, args));
     }
+
+    /** Valid command lines with one to three tokens replaced, deleted, duplicated or inserted from {@code pool}. */
+    static Arbitrary<FuzzCase> editedCommandLine(List<List<String>> valid, List<String> pool) {
+        Arbitrary<int[]> edit = Combinators.combine(Arbitraries.integers().between(0, 3), Arbitraries.integers().between(0, 99),
+                Arbitraries.integers().between(0, pool.size() - 1)).as((k, at, tok) -> new int[] {k, at, tok});
+        return Combinators.combine(Arbitraries.of(valid), edit.list().ofMinSize(1).ofMaxSize(3)).as((base, edits) -> {
+            List<String> a = new java.util.ArrayList<>(base);
+            for (int[] e : edits) {
+                int at = a.isEmpty() ? 0 : e[1] % a.size();
+                String tok = pool.get(e[2]);
+                switch (e[0]) {
+                    case 0 -> { if (!a.isEmpty()) a.set(at, tok); else a.add(tok); }
+                    case 1 -> { if (!a.isEmpty()) a.remove(at); }
+                    case 2 -> { if (!a.isEmpty()) a.add(at, a.get(at)); }
+                    default -> a.add(at, tok);
+                }
+            }
+            return new FuzzCase(0, List.of(), 0, a);
+        });
+    }
 }

@@ -42,10 +42,11 @@ public final class NarSelection implements Pass {
     public void run(Compilation c) {
         Topology topo = c.get(TopologyInput.KEY);
         PlacementOptions opt = c.get(PlacementOptions.KEY);
-        c.put(NarChoice.KEY, select(topo, opt, c.get(LogicalGroups.KEY).groups().size(), c));
+        c.put(NarChoice.KEY, select(topo, opt, c.get(LogicalGroups.KEY).groups().size()));
     }
 
-    static NarChoice select(Topology topo, PlacementOptions opt, int groups, Compilation c) {
+    /** The granularity for a placement with {@code groups} logical groups. */
+    public static NarChoice select(Topology topo, PlacementOptions opt, int groups) {
         int[] ks = topo.narGranularities();
         List<NarChoice.Candidate> cands = new ArrayList<>();
         for (int k : ks) cands.add(new NarChoice.Candidate(k, Double.NaN));
@@ -57,7 +58,7 @@ public final class NarSelection implements Pass {
         }
         if (opt.nar() > 0) {
             if (Arrays.stream(ks).noneMatch(k -> k == opt.nar())) {
-                throw new CompileException(ErrorKind.USAGE, c.plan().pos(), "--nar " + opt.nar() + ": topology " + topo.name()
+                throw new CompileException(ErrorKind.USAGE, dev.nunac.diag.SourcePos.NONE, "--nar " + opt.nar() + ": topology " + topo.name()
                         + " supports granularities " + Arrays.toString(ks).replaceAll("[\\[\\]]", ""));
             }
             return new NarChoice(opt.nar(), false, "--nar " + opt.nar(), cands);

@@ -38,7 +38,7 @@ import java.util.Set;
  * it touches first (first come, first served; sub-page chunks share pages).
  *
  * <p>Baselines: default compute follows the hardware's dispatch rule (block b to die b mod n,
- * the free CUs of a die in turn); near-data compute takes the CU nearest the stack holding most
+ * the free CUs of a die in turn, visited in a stride spread over the die); near-data compute takes the CU nearest the stack holding most
  * of the threadblock's local pages; baseline memory deals pages round-robin over the stacks.
  */
 public final class PhysicalPlacement implements Pass {
@@ -237,7 +237,8 @@ public final class PhysicalPlacement implements Pass {
         void defaultDispatch() {
             Map<Integer, int[]> cusOfDie = new HashMap<>();
             for (ComputeUnit c : topo.cus()) cusOfDie.merge(c.die(), new int[] {c.index()}, PhysicalPlacement::concat);
-            int[] all = topo.cus().stream().mapToInt(ComputeUnit::index).toArray();
+            cusOfDie.replaceAll((die, cus) -> spread(cus));
+            int[] all = spread(topo.cus().stream().mapToInt(ComputeUnit::index).toArray());
             int t = 0;
             for (int r = 0; r < plan.ranks(); r++) {
                 Map<Integer, Integer> cursor = new HashMap<>();
@@ -438,6 +439,25 @@ public final class PhysicalPlacement implements Pass {
             if (k <= 1 || t.remote().length == 0) return -1;
             return pageDomainOfChunk(t.remote()[0]);
         }
+    }
+
+    /**
+     * The order in which the baseline scheduler visits a die's free CUs: a stride through the die
+     * (step near n/φ, coprime with n), so that successive blocks land spread over the die rather
+     * than packed into one corner of it.
+     */
+    static int[] spread(int[] cus) {
+        int n = cus.length;
+        if (n <= 2) return cus;
+        int step = (int) Math.round(n * 0.618);
+        while (step > 1 && gcd(step, n) != 1) step--;
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) out[i] = cus[(int) ((long) i * step % n)];
+        return out;
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     static int[] concat(int[] a, int[] b) {

@@ -18,16 +18,23 @@ final class PlacementMetrics {
             double tbSum = 0;
             for (int ch : a.remote()) {
                 int q = p.acc.space().rankOf(ch);
-                int[] sendPorts = trafficPorts(p, a.rank(), q, ch);
-                int[] recvPorts = trafficPorts(p, q, a.rank(), ch);
-                tbSum += meanHops(topo, cuRouter, sendPorts);
-                int stack = p.stackOfChunk(ch);
-                if (stack >= 0) {
-                    double h = meanHops(topo, topo.stacks().get(stack).router(), recvPorts);
-                    sumSt += h;
-                    maxSt = Math.max(maxSt, h);
-                    nSt++;
+                // A chunk may span pages of different domains (sub-page packing): average its pages.
+                int si = p.acc.space().storageIndexOf(ch);
+                long i = ch - p.storages.get(si).firstId();
+                int first = (int) (i * p.cb / p.pageBytes), last = (int) (((i + 1) * p.cb - 1) / p.pageBytes);
+                last = Math.min(last, p.pageStack[si].length - 1);
+                double cuHops = 0, stHops = 0;
+                for (int page = first; page <= last; page++) {
+                    int d = p.pageDomain[si][page];
+                    cuHops += meanHops(topo, cuRouter, trafficPorts(p, a.rank(), q, d));
+                    stHops += meanHops(topo, topo.stacks().get(p.pageStack[si][page]).router(), trafficPorts(p, q, a.rank(), d));
                 }
+                int pages = Math.max(1, last - first + 1);
+                tbSum += cuHops / pages;
+                double h = stHops / pages;
+                sumSt += h;
+                maxSt = Math.max(maxSt, h);
+                nSt++;
             }
             double mean = tbSum / a.remote().length;
             sumCu += mean;
@@ -42,15 +49,14 @@ final class PlacementMetrics {
     }
 
     /**
-     * The ports that carry traffic between {@code rank} and {@code peer} for chunk {@code ch}, on
-     * {@code rank}'s side: the NIC across boxes, the port to the peer on direct topologies, else
-     * the ports of the chunk page's NAR domain, or all ports when hashed.
+     * The ports that carry traffic between {@code rank} and {@code peer} for a page of NAR domain
+     * {@code domain}, on {@code rank}'s side: the NIC across boxes, the port to the peer on direct
+     * topologies, else the domain's ports, or all ports when hashed (domain -1).
      */
-    static int[] trafficPorts(PhysicalPlacement.Placer p, int rank, int peer, int ch) {
+    static int[] trafficPorts(PhysicalPlacement.Placer p, int rank, int peer, int domain) {
         if (peer / p.boxSize != rank / p.boxSize) return p.nicPorts;
         if (p.direct) return p.portsOf(rank, peer, -1);
-        int d = p.k > 1 ? p.pageDomainOfChunk(ch) : -1;
-        return d >= 0 ? p.topo.narDomains(p.k).get(d).ports() : p.allPorts;
+        return p.k > 1 && domain >= 0 ? p.topo.narDomains(p.k).get(domain).ports() : p.allPorts;
     }
 
     static double meanHops(Topology topo, int router, int[] ports) {

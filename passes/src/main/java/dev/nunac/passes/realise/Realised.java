@@ -46,9 +46,17 @@ public record Realised(String dispatch, int maskWords, List<RankLaunch> ranks) i
         return sb.toString();
     }
 
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /** The mask as one hex number, most significant word first, 8 digits per word. */
     public static String hex(int[] words) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = words.length - 1; i >= 0; i--) sb.append(String.format(java.util.Locale.ROOT, "%08x", words[i]));
-        return "0x" + sb;
+        char[] out = new char[2 + 8 * words.length];
+        out[0] = '0';
+        out[1] = 'x';
+        int k = 2;
+        for (int i = words.length - 1; i >= 0; i--) {
+            for (int shift = 28; shift >= 0; shift -= 4) out[k++] = HEX[(words[i] >>> shift) & 0xf];
+        }
+        return new String(out);
     }
 }

@@ -1,0 +1,253 @@
+package dev.nunac.emit;
+
+import dev.nunac.driver.CompileResult;
+import dev.nunac.passes.place.PageMap;
+import dev.nunac.topology.ComputeUnit;
+import dev.nunac.topology.Die;
+import dev.nunac.topology.Port;
+import dev.nunac.topology.Router;
+import dev.nunac.topology.Stack;
+import dev.nunac.topology.Topology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The floorplan picture (--emit svg): the chip's routers at their mesh positions with their CUs,
+ * HBM stacks and I/O ports drawn at the nearest outer edge, dies outlined. For one rank (0):
+ * CUs coloured by the NAR domain of the threadblocks placed on them and shaded by how many
+ * there are, stacks shaded by the pages they hold, ports coloured by their NAR domain. A title
+ * names plan, topology, policy and granularity; a legend explains the colours.
+ */
+public final class Floorplan {
+    private Floorplan() {}
+
+    static final double CU = 11, GAP = 2, PAD = 8, EDGE = 26, TITLE = 44, LEGEND = 64;
+
+    /** One placement's picture. */
+    public static String render(CompileResult r) {
+        return sideBySide(List.of(r));
+    }
+
+    /** Several placements of one plan side by side, e.g. UA and NAP+NAR. */
+    public static String sideBySide(List<CompileResult> results) {
+        Topology topo = results.get(0).topology();
+        Layout l = new Layout(topo);
+        double panelW = l.width + 2 * EDGE + 2 * PAD, panelH = l.height + 2 * EDGE + TITLE;
+        // wide enough for the legend's longest line
+        Svg svg = new Svg(Math.max(panelW * results.size(), 760), panelH + LEGEND);
+        for (int i = 0; i < results.size(); i++) panel(svg, results.get(i), l, i * panelW, 0);
+        legend(svg, results, 10, panelH + 8);
+        return svg.end();
+    }
+
+    /** Cell geometry: each router's cell holds its CUs grouped by die. */
+    static final class Layout {
+        final Topology topo;
+        final int minX, minY, maxX, maxY;
+        final double cellW, cellH, width, height;
+        final Map<Integer, List<List<ComputeUnit>>> cusByRouter = new TreeMap<>();
+        final int cols;
+
+        Layout(Topology topo) {
+            this.topo = topo;
+            int x0 = Integer.MAX_VALUE, y0 = Integer.MAX_VALUE, x1 = Integer.MIN_VALUE, y1 = Integer.MIN_VALUE;
+            for (Router r : topo.routers()) {
+                x0 = Math.min(x0, r.x());
+                y0 = Math.min(y0, r.y());
+                x1 = Math.max(x1, r.x());
+                y1 = Math.max(y1, r.y());
+            }
+            minX = x0;
+            minY = y0;
+            maxX = x1;
+            maxY = y1;
+            int maxGroup = 1, maxGroups = 1;
+            for (Router r : topo.routers()) {
+                Map<Integer, List<ComputeUnit>> byDie = new TreeMap<>();
+                for (ComputeUnit c : topo.cus()) if (c.router() == r.index()) byDie.computeIfAbsent(c.die(), d -> new ArrayList<>()).add(c);
+                List<List<ComputeUnit>> groups = new ArrayList<>(byDie.values());
+                cusByRouter.put(r.index(), groups);
+                for (List<ComputeUnit> g : groups) maxGroup = Math.max(maxGroup, g.size());
+                maxGroups = Math.max(maxGroups, groups.size());
+            }
+            cols = (int) Math.ceil(Math.sqrt(maxGroup * 1.5));
+            int rows = (int) Math.ceil((double) maxGroup / cols);
+            cellW = maxGroups * (cols * (CU + GAP) + PAD) + PAD;
+            cellH = rows * (CU + GAP) + 2 * PAD + (maxGroups > 1 ? 10 : 0);
+            width = (maxX - minX + 1) * cellW;
+            height = (maxY - minY + 1) * cellH;
+        }
+
+        double x(Router r) {
+            return (r.x() - minX) * cellW;
+        }
+
+        double y(Router r) {
+            return (r.y() - minY) * cellH;
+        }
+
+        /** Which outer edge a router's stacks and ports are drawn on: 0 left, 1 right, 2 top, 3 bottom. */
+        int side(Router r, boolean preferVertical) {
+            boolean l = r.x() == minX, rt = r.x() == maxX, t = r.y() == minY, b = r.y() == maxY;
+            if (preferVertical && (t || b)) return t ? 2 : 3;
+            if (l || rt) return l ? 0 : 1;
+            return t ? 2 : b ? 3 : 2;
+        }
+    }
+
+    private static void panel(Svg svg, CompileResult r, Layout l, double ox, double oy) {
+        Topology topo = r.topology();
+        double x0 = ox + EDGE + PAD, y0 = oy + TITLE + EDGE;
+        String title = r.plan().name() + " on " + topo.name() + " — " + r.placement().policy().id() + ", NAR "
+                + r.nar().label();
+        svg.text(ox + PAD, oy + 18, 14, "start", title);
+        svg.text(ox + PAD, oy + 34, 11, "start", "#555555", "rank 0 of " + r.plan().ranks() + ": "
+                + r.realised().ranks().get(0).slotOfTb().length + " threadblocks; mean CU->port hops "
+                + CanonicalJson.number(Math.round(r.placement().stats().meanCuPortHops() * 100) / 100.0));
+        // dies: outline the cells of their routers
+        for (Die d : topo.dies()) {
+            double dx0 = Double.MAX_VALUE, dy0 = Double.MAX_VALUE, dx1 = -1, dy1 = -1;
+            for (Router rt : topo.routers()) {
+                if (rt.die() != d.index()) continue;
+                dx0 = Math.min(dx0, l.x(rt));
+                dy0 = Math.min(dy0, l.y(rt));
+                dx1 = Math.max(dx1, l.x(rt) + l.cellW);
+                dy1 = Math.max(dy1, l.y(rt) + l.cellH);
+            }
+            if (dx1 < 0) continue;
+            svg.rect(x0 + dx0 + 1, y0 + dy0 + 1, dx1 - dx0 - 2, dy1 - dy0 - 2, "#f7f7f7", "#777777", 1.2, d.id());
+            svg.text(x0 + dx0 + 4, y0 + dy1 - 4, 8, "start", "#888888", d.id());
+        }
+        int[] tbsOnCu = new int[topo.cus().size()];
+        int[] domainOnCu = new int[topo.cus().size()];
+        java.util.Arrays.fill(domainOnCu, -2);
+        int ntb0 = r.realised().ranks().get(0).slotOfTb().length;
+        for (int t = 0; t < ntb0; t++) {
+            int cu = r.placement().cuOfTb()[t];
+            tbsOnCu[cu]++;
+            if (domainOnCu[cu] == -2) domainOnCu[cu] = r.placement().domainOfTb()[t];
+        }
+        int maxTbs = 1;
+        for (int n : tbsOnCu) maxTbs = Math.max(maxTbs, n);
+        for (Router rt : topo.routers()) {
+            double cx = x0 + l.x(rt), cy = y0 + l.y(rt);
+            svg.rect(cx + 2, cy + 2, l.cellW - 4, l.cellH - 4, "none", "#cfcfcf", 0.6, rt.id());
+            List<List<ComputeUnit>> groups = l.cusByRouter.get(rt.index());
+            double gx = cx + PAD;
+            for (List<ComputeUnit> g : groups) {
+                if (groups.size() > 1) svg.text(gx, cy + PAD + 2, 7, "start", "#888888", topo.dies().get(g.get(0).die()).id());
+                double top = cy + PAD + (groups.size() > 1 ? 6 : 0);
+                for (int i = 0; i < g.size(); i++) {
+                    ComputeUnit c = g.get(i);
+                    double x = gx + (i % l.cols) * (CU + GAP), y = top + (i / l.cols) * (CU + GAP);
+                    int n = tbsOnCu[c.index()];
+                    String fill = n == 0 ? "#e6e6e6" : Svg.tint(color(domainOnCu[c.index()]), 0.45 + 0.55 * n / maxTbs);
+                    svg.rect(x, y, CU, CU, fill, null, 0, "CU " + c.index() + " (mask bit " + c.maskBit() + "): " + n
+                            + " threadblock" + (n == 1 ? "" : "s") + (n > 0 ? ", domain " + domainOnCu[c.index()] : ""));
+                }
+                gx += l.cols * (CU + GAP) + PAD;
+            }
+        }
+        stacks(svg, r, l, x0, y0);
+        ports(svg, r, l, x0, y0);
+    }
+
+    private static void stacks(Svg svg, CompileResult r, Layout l, double x0, double y0) {
+        Topology topo = r.topology();
+        int[] pages = new int[topo.stacks().size()];
+        for (PageMap pm : r.placement().pages()) if (pm.rank() == 0) for (int s : pm.stack()) pages[s]++;
+        int max = 1;
+        for (int p : pages) max = Math.max(max, p);
+        Map<Integer, Integer> perRouter = new TreeMap<>();
+        for (Stack s : topo.stacks()) {
+            Router rt = topo.routers().get(s.router());
+            int k = perRouter.merge(rt.index(), 1, Integer::sum) - 1;
+            int side = l.side(rt, true);
+            double w = side >= 2 ? Math.min(28, l.cellW / 2 - 4) : 14, h = side >= 2 ? 14 : Math.min(28, l.cellH / 2 - 4);
+            double[] xy = edgeSlot(l, rt, side, k, w, h, x0, y0, 0.25);
+            String fill = Svg.tint("#4d4d4d", 0.12 + 0.88 * pages[s.index()] / max);
+            svg.rect(xy[0], xy[1], w, h, fill, "#333333", 0.8, "HBM stack " + s.id() + ": " + pages[s.index()] + " pages of rank 0");
+        }
+    }
+
+    private static void ports(Svg svg, CompileResult r, Layout l, double x0, double y0) {
+        Topology topo = r.topology();
+        int k = r.nar().direct() ? 1 : r.placement().granularity();
+        Map<Integer, Integer> perRouter = new TreeMap<>();
+        int planes = topo.scaleUpPorts().size();
+        for (Port p : topo.ports()) {
+            Router rt = topo.routers().get(p.router());
+            int slot = perRouter.merge(rt.index(), 1, Integer::sum) - 1;
+            int side = l.side(rt, false);
+            double[] xy = edgeSlot(l, rt, side, slot, 5, 5, x0, y0, 0.6);
+            String fill;
+            String what;
+            if (p.plane() < 0) {
+                fill = "#000000";
+                what = p.kind().name().toLowerCase(java.util.Locale.ROOT) + " port " + p.id();
+            } else if (r.nar().direct()) {
+                fill = color(p.plane());
+                what = "port " + p.id() + " (plane " + p.plane() + ")";
+            } else if (k > 1) {
+                int d = p.plane() * k / planes;
+                fill = color(d);
+                what = "port " + p.id() + " (plane " + p.plane() + ", domain " + d + ")";
+            } else {
+                fill = "#7f7f7f";
+                what = "port " + p.id() + " (plane " + p.plane() + ")";
+            }
+            svg.circle(xy[0] + 2.5, xy[1] + 2.5, 2.6, fill, what);
+        }
+    }
+
+    /** Position of the i-th item drawn on a router's outer edge. */
+    private static double[] edgeSlot(Layout l, Router rt, int side, int i, double w, double h, double x0, double y0, double start) {
+        double cx = x0 + l.x(rt), cy = y0 + l.y(rt);
+        return switch (side) {
+            case 0 -> new double[] {cx - EDGE + 2 + (i / rows(l, h)) * (w + 2), cy + start * PAD + (i % rows(l, h)) * (h + 2)};
+            case 1 -> new double[] {cx + l.cellW + 4 + (i / rows(l, h)) * (w + 2), cy + start * PAD + (i % rows(l, h)) * (h + 2)};
+            case 2 -> new double[] {cx + start * PAD + (i % colsFit(l, w)) * (w + 2), cy - EDGE + 2 + (i / colsFit(l, w)) * (h + 2)};
+            default -> new double[] {cx + start * PAD + (i % colsFit(l, w)) * (w + 2), cy + l.cellH + 4 + (i / colsFit(l, w)) * (h + 2)};
+        };
+    }
+
+    private static int rows(Layout l, double h) {
+        return Math.max(1, (int) ((l.cellH - PAD) / (h + 2)));
+    }
+
+    private static int colsFit(Layout l, double w) {
+        return Math.max(1, (int) ((l.cellW - PAD) / (w + 2)));
+    }
+
+    static String color(int domain) {
+        return domain < 0 ? "#7f7f7f" : Svg.PALETTE[domain % Svg.PALETTE.length];
+    }
+
+    private static void legend(Svg svg, List<CompileResult> rs, double x, double y) {
+        int k = 1;
+        boolean direct = false;
+        for (CompileResult r : rs) {
+            k = Math.max(k, r.placement().granularity());
+            direct |= r.nar().direct();
+        }
+        String label = direct ? "CU and port colour: the scale-up port (plane) the threadblocks use" : "CU and port colour: NAR domain";
+        svg.text(x, y + 10, 10, "start", label);
+        double cx = x + label.length() * 5.6 + 10;
+        int shown = direct ? Math.min(8, rs.get(0).topology().scaleUpPorts().size()) : k;
+        for (int d = 0; d < shown; d++) {
+            svg.rect(cx, y + 2, 10, 10, color(d), null, 0);
+            svg.text(cx + 13, y + 11, 9, "start", String.valueOf(d));
+            cx += 30;
+        }
+        svg.rect(cx, y + 2, 10, 10, color(-1), null, 0);
+        svg.text(cx + 13, y + 11, 9, "start", "hashed");
+        cx += 60;
+        svg.rect(cx, y + 2, 10, 10, "#e6e6e6", null, 0);
+        svg.text(cx + 13, y + 11, 9, "start", "idle CU");
+        double y2 = y + 28;
+        svg.text(x, y2, 10, "start", "darker CU = more threadblocks; edge squares = HBM stacks (darker = more pages);"
+                + " dots = I/O ports (black = host/NIC)");
+    }
+}

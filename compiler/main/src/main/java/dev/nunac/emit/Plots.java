@@ -1,0 +1,135 @@
+package dev.nunac.emit;
+
+import java.util.List;
+
+/**
+ * Self-contained SVG charts for `nunac compare --plot`: a line chart over categorical x values
+ * (the paper's Fig. 9 style: speedup over UA against collective size, one line per policy) and
+ * a histogram (Fig. 10 style: store-latency distribution, one series per policy). Axes, ticks,
+ * labels and a legend; no external tools.
+ */
+public final class Plots {
+    private Plots() {}
+
+    /** A named line: one y per x category (NaN points are skipped). */
+    public record Series(String name, double[] y) {}
+
+    /** Counts over equal-width bins starting at {@code start} ns, {@code width} ns wide. */
+    public record Histogram(String name, double start, double width, long[] counts) {}
+
+    static final double W = 720, H = 420, L = 70, R = 170, T = 50, B = 60;
+
+    public static String lineChart(String title, String xLabel, String yLabel, List<String> xs, List<Series> series,
+                                   Double reference) {
+        double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
+        for (Series s : series) for (double v : s.y()) if (!Double.isNaN(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+        if (reference != null) { lo = Math.min(lo, reference); hi = Math.max(hi, reference); }
+        if (lo == Double.POSITIVE_INFINITY) { lo = 0; hi = 1; }
+        double[] ticks = ticks(Math.min(lo, 0.0 + lo), hi);
+        double y0 = ticks[0], y1 = ticks[ticks.length - 1];
+        Svg svg = frame(title, xLabel, yLabel);
+        double pw = W - L - R, ph = H - T - B;
+        yAxis(svg, ticks, y0, y1, ph);
+        int n = xs.size();
+        for (int i = 0; i < n; i++) {
+            double x = L + (n == 1 ? pw / 2 : i * pw / (n - 1));
+            svg.line(x, T + ph, x, T + ph + 5, "#444444", 1);
+            svg.text(x, T + ph + 18, 10, "middle", xs.get(i));
+        }
+        if (reference != null) {
+            double ry = T + ph - (reference - y0) / (y1 - y0) * ph;
+            svg.line(L, ry, L + pw, ry, "#999999", 1);
+        }
+        for (int s = 0; s < series.size(); s++) {
+            double[] v = series.get(s).y();
+            String c = Svg.PALETTE[s % Svg.PALETTE.length];
+            int m = 0;
+            double[] px = new double[n], py = new double[n];
+            for (int i = 0; i < Math.min(n, v.length); i++) {
+                if (Double.isNaN(v[i])) continue;
+                px[m] = L + (n == 1 ? pw / 2 : i * pw / (n - 1));
+                py[m] = T + ph - (v[i] - y0) / (y1 - y0) * ph;
+                svg.circle(px[m], py[m], 3, c, series.get(s).name() + " at " + xs.get(i) + ": " + CanonicalJson.number(v[i]));
+                m++;
+            }
+            if (m > 1) svg.polyline(java.util.Arrays.copyOf(px, m), java.util.Arrays.copyOf(py, m), c, 2);
+            legendEntry(svg, s, series.get(s).name(), c);
+        }
+        return svg.end();
+    }
+
+    public static String histogram(String title, String xLabel, List<Histogram> hs) {
+        double xlo = Double.POSITIVE_INFINITY, xhi = Double.NEGATIVE_INFINITY;
+        long max = 1;
+        for (Histogram h : hs) {
+            xlo = Math.min(xlo, h.start());
+            xhi = Math.max(xhi, h.start() + h.width() * h.counts().length);
+            for (long c : h.counts()) max = Math.max(max, c);
+        }
+        if (xlo == Double.POSITIVE_INFINITY) { xlo = 0; xhi = 1; }
+        Svg svg = frame(title, xLabel, "stores");
+        double pw = W - L - R, ph = H - T - B;
+        double[] yt = ticks(0, max);
+        yAxis(svg, yt, 0, yt[yt.length - 1], ph);
+        double[] xt = ticks(xlo, xhi);
+        for (double t : xt) {
+            if (t < xlo - 1e-9 || t > xhi + 1e-9) continue;
+            double x = L + (t - xlo) / (xhi - xlo) * pw;
+            svg.line(x, T + ph, x, T + ph + 5, "#444444", 1);
+            svg.text(x, T + ph + 18, 10, "middle", CanonicalJson.number(t));
+        }
+        for (int s = 0; s < hs.size(); s++) {
+            Histogram h = hs.get(s);
+            String c = Svg.PALETTE[s % Svg.PALETTE.length];
+            for (int i = 0; i < h.counts().length; i++) {
+                if (h.counts()[i] == 0) continue;
+                double bx = L + (h.start() + i * h.width() - xlo) / (xhi - xlo) * pw;
+                double bw = h.width() / (xhi - xlo) * pw;
+                double bh = (double) h.counts()[i] / yt[yt.length - 1] * ph;
+                svg.raw("<rect x=\"" + Svg.n(bx) + "\" y=\"" + Svg.n(T + ph - bh) + "\" width=\"" + Svg.n(Math.max(bw - 0.5, 0.5))
+                        + "\" height=\"" + Svg.n(bh) + "\" fill=\"" + c + "\" fill-opacity=\"0.55\"/>\n");
+            }
+            legendEntry(svg, s, h.name(), c);
+        }
+        return svg.end();
+    }
+
+    private static Svg frame(String title, String xLabel, String yLabel) {
+        Svg svg = new Svg(W, H);
+        svg.text(W / 2 - R / 2 + L / 2, 26, 15, "middle", title);
+        double ph = H - T - B;
+        svg.line(L, T, L, T + ph, "#444444", 1);
+        svg.line(L, T + ph, W - R, T + ph, "#444444", 1);
+        svg.text(L + (W - L - R) / 2, H - 16, 12, "middle", xLabel);
+        svg.raw("<text x=\"18\" y=\"" + Svg.n(T + ph / 2) + "\" font-size=\"12\" text-anchor=\"middle\" fill=\"#222222\" "
+                + "transform=\"rotate(-90 18 " + Svg.n(T + ph / 2) + ")\">" + Svg.esc(yLabel) + "</text>\n");
+        return svg;
+    }
+
+    private static void yAxis(Svg svg, double[] ticks, double y0, double y1, double ph) {
+        for (double t : ticks) {
+            double y = T + ph - (t - y0) / (y1 - y0) * ph;
+            svg.line(L - 5, y, L, y, "#444444", 1);
+            svg.line(L, y, W - R, y, "#eeeeee", 1);
+            svg.text(L - 8, y + 4, 10, "end", CanonicalJson.number(t));
+        }
+    }
+
+    private static void legendEntry(Svg svg, int i, String name, String color) {
+        double y = T + 10 + i * 18;
+        svg.rect(W - R + 16, y - 9, 12, 12, color, null, 0);
+        svg.text(W - R + 34, y + 1, 11, "start", name);
+    }
+
+    /** About five round ticks covering [lo, hi]. */
+    static double[] ticks(double lo, double hi) {
+        if (hi <= lo) hi = lo + 1;
+        double raw = (hi - lo) / 5, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+        double step = raw / mag < 1.5 ? mag : raw / mag < 3 ? 2 * mag : raw / mag < 7 ? 5 * mag : 10 * mag;
+        double start = Math.floor(lo / step) * step, end = Math.ceil(hi / step) * step;
+        int n = (int) Math.round((end - start) / step) + 1;
+        double[] t = new double[n];
+        for (int i = 0; i < n; i++) t[i] = start + i * step;
+        return t;
+    }
+}

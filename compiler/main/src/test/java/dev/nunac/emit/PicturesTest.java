@@ -1,0 +1,57 @@
+package dev.nunac.emit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.nunac.testing.CliRun;
+import dev.nunac.testing.Golden;
+import dev.nunac.testing.TestPaths;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xml.sax.InputSource;
+
+/** Every picture nunac draws is valid XML and matches its golden file; docs/pictures holds the same files. */
+class PicturesTest {
+    @TempDir
+    Path tmp;
+
+    static void assertXml(String svg) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        var doc = f.newDocumentBuilder().parse(new InputSource(new StringReader(svg)));
+        assertEquals("svg", doc.getDocumentElement().getNodeName());
+    }
+
+    @Test
+    void floorplansForAllGatherAtEightRanks() throws Exception {
+        for (String topo : List.of("nuna-4die", "mi300x")) {
+            for (String policy : List.of("ua", "nap+nar")) {
+                Path out = tmp.resolve(topo + policy);
+                CliRun r = CliRun.of(TestPaths.examples().resolve("allgather-direct.msccl").toString(), "--topo", topo, "-D",
+                        "ranks=8", "-D", "tbs_per_peer=4", "--policy", policy, "--emit", "svg", "-o", out.toString());
+                assertEquals(0, r.exit(), r.err());
+                String svg = Files.readString(out.resolve("floorplan.svg"));
+                assertXml(svg);
+                String name = "floorplan-allgather-" + topo + "-" + policy.replace("+", "-") + ".svg";
+                Golden.assertMatches("../../../../../../docs/pictures/" + name, svg);
+            }
+        }
+    }
+
+    @Test
+    void plotsAreValidXmlAndStable() throws Exception {
+        String line = Plots.lineChart("speedup over UA", "collective size", "speedup", List.of("100kB", "1MB", "10MB"),
+                List.of(new Plots.Series("nap+nar", new double[] {1.8, 1.5, 1.1}), new Plots.Series("ua+nar",
+                        new double[] {1.2, Double.NaN, 1.0})), 1.0);
+        String hist = Plots.histogram("store latency", "ns", List.of(new Plots.Histogram("ua", 800, 20, new long[] {1, 5, 9, 3}),
+                new Plots.Histogram("nap+nar", 700, 20, new long[] {4, 8, 2, 0, 1})));
+        assertXml(line);
+        assertXml(hist);
+        Golden.assertMatches("pictures/line-chart.svg", line);
+        Golden.assertMatches("pictures/histogram.svg", hist);
+    }
+}

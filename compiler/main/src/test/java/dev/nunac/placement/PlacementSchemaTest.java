@@ -1,0 +1,85 @@
+package dev.nunac.placement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nunac.testing.CliRun;
+import dev.nunac.testing.TestPaths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Emitted placement.json files conform to docs/schema/placement.schema.json. The check covers
+ * the keywords the schema uses: type object/array/string/integer/number/boolean, required,
+ * properties, additionalProperties false, items, enum, const, pattern, minimum.
+ */
+class PlacementSchemaTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void emittedPlacementsConform() throws Exception {
+        ObjectMapper m = new ObjectMapper();
+        JsonNode schema = m.readTree(TestPaths.repoRoot().resolve("docs/schema/placement.schema.json").toFile());
+        for (String topo : List.of("nuna-4die", "mi300x", "b200")) {
+            for (String policy : List.of("ua", "nap+nar", "numa")) {
+                Path out = tmp.resolve(topo + policy);
+                CliRun r = CliRun.of(TestPaths.examples().resolve("allreduce-ring.msccl").toString(), "--topo", topo,
+                        "-D", "ranks=4", "--policy", policy, "-o", out.toString(), "--emit", "json");
+                assertEquals(0, r.exit(), r.err());
+                List<String> errors = new ArrayList<>();
+                validate(schema, m.readTree(Files.readString(out.resolve("placement.json"))), "$", errors);
+                assertTrue(errors.isEmpty(), topo + " " + policy + ": " + errors);
+            }
+        }
+    }
+
+    static void validate(JsonNode s, JsonNode v, String path, List<String> errors) {
+        if (s.has("const") && !s.get("const").equals(v)) errors.add(path + ": expected " + s.get("const"));
+        if (s.has("enum")) {
+            boolean ok = false;
+            for (JsonNode e : s.get("enum")) ok |= e.equals(v);
+            if (!ok) errors.add(path + ": " + v + " not in " + s.get("enum"));
+        }
+        if (s.has("pattern") && !(v.isTextual() && v.asText().matches(s.get("pattern").asText()))) errors.add(path + ": pattern");
+        if (s.has("minimum") && v.isNumber() && v.asDouble() < s.get("minimum").asDouble()) errors.add(path + ": below minimum");
+        if (s.has("type")) {
+            List<String> types = new ArrayList<>();
+            if (s.get("type").isArray()) s.get("type").forEach(t -> types.add(t.asText()));
+            else types.add(s.get("type").asText());
+            boolean ok = types.stream().anyMatch(t -> switch (t) {
+                case "object" -> v.isObject();
+                case "array" -> v.isArray();
+                case "string" -> v.isTextual();
+                case "integer" -> v.isIntegralNumber();
+                case "number" -> v.isNumber();
+                case "boolean" -> v.isBoolean();
+                case "null" -> v.isNull();
+                default -> false;
+            });
+            if (!ok) {
+                errors.add(path + ": expected " + types + ", found " + v.getNodeType());
+                return;
+            }
+        }
+        if (v.isObject()) {
+            if (s.has("required")) for (JsonNode k : s.get("required")) if (!v.has(k.asText())) errors.add(path + ": missing " + k.asText());
+            JsonNode props = s.get("properties");
+            for (Iterator<String> it = v.fieldNames(); it.hasNext(); ) {
+                String k = it.next();
+                if (props != null && props.has(k)) validate(props.get(k), v.get(k), path + "." + k, errors);
+                else if (s.has("additionalProperties") && !s.get("additionalProperties").asBoolean()) errors.add(path + ": unexpected " + k);
+            }
+        }
+        if (v.isArray() && s.has("items")) {
+            for (int i = 0; i < v.size(); i++) validate(s.get("items"), v.get(i), path + "[" + i + "]", errors);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+/*
+ * nunart: the nunac runtime shim. Executes a compiled collective plan (a launch table written
+ * by `nunac PLAN --topo T --emit launch`) on a backend, applies the placement's maps as far as
+ * the platform allows, and reports exactly what was applied.
+ *
+ * Life cycle of a context (each call moves it one state forward; see docs/runtime.md):
+ *
+ *   nunart_open     -> OPENED         backend chosen and probed
+ *   nunart_load     -> VALIDATED      table parsed and checked against the device
+ *   nunart_alloc    -> BUFFERS_READY  per-rank buffers allocated, inputs filled
+ *   nunart_launch   -> LAUNCHED       the plan ran (or failed)
+ *   nunart_verify   -> VERIFIED       outputs compared with the collective's postcondition
+ *   nunart_close    -> (freed)
+ *
+ * Every call returns a status; nunart_message() explains the last one. An error in a call
+ * that moves the state puts the context in FAILED, which is terminal: only queries and
+ * nunart_close are accepted afterwards. Queries (grid order, streams, outputs) never change
+ * the state. There is no global state: everything lives in the context, and a context must
+ * not be used by two threads at once.
+ */
+#ifndef NUNART_H
+#define NUNART_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NUNART_ABI_VERSION 1
+
+typedef enum nunart_status {
+    NUNART_OK = 0,
+    NUNART_E_ARGUMENT = 1,    /* a null pointer, a bad option, an index out of range */
+    NUNART_E_UNAVAILABLE = 2, /* the backend cannot run here (no driver, no device) */
+    NUNART_E_TABLE = 3,       /* the launch table is malformed or inconsistent */
+    NUNART_E_MISMATCH = 4,    /* the table does not fit the device (CUs, dies, masks, ranks) */
+    NUNART_E_STATE = 5,       /* the call is not allowed in the context's state */
+    NUNART_E_MEMORY = 6,      /* an allocation failed or exceeds the configured limit */
+    NUNART_E_DEVICE = 7,      /* the device or its runtime reported an error */
+    NUNART_E_TIMEOUT = 8,     /* the plan did not finish in time (a wait never satisfied) */
+    NUNART_E_VERIFY = 9,      /* the outputs do not satisfy the collective's postcondition */
+    NUNART_E_UNSUPPORTED = 10 /* the query has no meaning on this backend (not terminal) */
+} nunart_status;
+
+typedef enum nunart_state {
+    NUNART_OPENED = 0,
+    NUNART_VALIDATED = 1,
+    NUNART_BUFFERS_READY = 2,
+    NUNART_LAUNCHED = 3,
+    NUNART_VERIFIED = 4,
+    NUNART_FAILED = 5
+} nunart_state;
+
+typedef struct nunart_ctx nunart_ctx;
+
+/*
+ * Opens a context on a backend: "host", "cuda", "hip" or "auto" (cuda, then hip, then host;
+ * every backend tried is named in the report). `options` is NULL or space-separated key=value
+ * pairs:
+ *   device=N          GPU ordinal (default 0)
+ *   cus=N dies=N mask_words=N max_ranks=N
+ *                     host backend: the device to emulate; by default it emulates the device
+ *                     the table was placed for
+ *   timeout_ms=N      bound on one launch (default 20000); a plan that waits longer fails
+ *   mem_limit_mb=N    bound on all buffers of one context (default 4096)
+ * On success *out is an OPENED context. On failure *out is still a context (FAILED) when
+ * memory allowed, so that nunart_message() can say why; close it with nunart_close().
+ */
+nunart_status nunart_open(nunart_ctx **out, const char *backend, const char *options);
+
+/* Parses a launch table of `len` bytes and validates it against the device. */
+nunart_status nunart_load(nunart_ctx *ctx, const char *table, size_t len);
+
+/* Allocates the plan's buffers (all ranks; loopback on one device) and fills the inputs with
+ * the reference pattern nunart_input_value(). Page maps are applied where the platform has a
+ * mechanism and recorded as advisory otherwise (the report says which). */
+nunart_status nunart_alloc(nunart_ctx *ctx);
+
+/* Runs the plan once, with placement applied (pinned). */
+nunart_status nunart_launch(nunart_ctx *ctx);
+
+/* Checks the outputs against the collective's postcondition. */
+nunart_status nunart_verify(nunart_ctx *ctx);
+
+/* Times `n` launches (n >= 1) after buffers are ready, pinned (1) or plain (0) dispatch;
+ * *median_us receives the median. The buffers are then refilled as nunart_alloc() left them,
+ * so a following launch verifies; the state is unchanged. */
+nunart_status nunart_time_launches(nunart_ctx *ctx, int n, int pinned, double *median_us);
+
+/* The realised grid order of `rank`: slots[s] = threadblock at grid slot s, -1 for padding.
+ * *n receives the slot count; at most `cap` entries are written. Needs VALIDATED or later. */
+nunart_status nunart_grid_order(nunart_ctx *ctx, int rank, int *slots, size_t cap, size_t *n);
+
+/* The stream of the `index`-th NAR domain of `rank` (HIP: a hipStream_t created with the
+ * domain's CU mask), for libraries that launch their own kernels. *domain receives the domain
+ * id. NUNART_E_UNSUPPORTED on backends without device streams. Needs BUFFERS_READY or later. */
+nunart_status nunart_domain_stream(nunart_ctx *ctx, int rank, int index, int *domain, void **stream);
+
+/* Copies the output buffer of `rank` (floats, chunk by chunk) to dst; *n receives the element
+ * count, at most `cap` are written. Needs LAUNCHED or later. */
+nunart_status nunart_read_output(nunart_ctx *ctx, int rank, float *dst, size_t cap, size_t *n);
+
+/* The reference input: element e of input chunk i of rank r. Small integers, so float sums
+ * over up to 2^16 ranks are exact and order-independent. */
+float nunart_input_value(int rank, int chunk, int element);
+
+/* The launch report (key: value lines; docs/runtime.md). Valid until the next call. */
+const char *nunart_report(const nunart_ctx *ctx);
+
+/* The message of the last call ("ok" after success). NULL ctx: "no context (out of memory)". */
+const char *nunart_message(const nunart_ctx *ctx);
+
+nunart_state nunart_state_of(const nunart_ctx *ctx);
+const char *nunart_state_name(nunart_state state);
+const char *nunart_status_name(nunart_status status);
+const char *nunart_version(void);
+
+/* Frees the context and everything it holds; NULL is accepted. */
+void nunart_close(nunart_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

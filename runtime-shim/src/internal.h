@@ -1,0 +1,143 @@
+/* Internal types shared by the parser, the context and the backends. */
+#ifndef NUNART_INTERNAL_H
+#define NUNART_INTERNAL_H
+
+#include "nunart.h"
+#include <stdint.h>
+#include <stdarg.h>
+
+/* Step opcodes: the order of the IR's OpKind, also used by the device kernel source. */
+enum nr_op {
+    OP_S, OP_R, OP_RCS, OP_RRS, OP_RRC, OP_RRCS, OP_CPY, OP_RE, OP_RA, OP_NOP,
+    OP_PUT, OP_GET, OP_GETRE, OP_SIGNAL, OP_WAIT, OP_COUNT
+};
+
+/* Flattened step: all the executors need. Offsets are in floats within one arena that holds
+ * every rank's storages and then the staging areas of the sending steps. */
+typedef struct {
+    int op;
+    int src_rank, src_sto, src_idx, src_cnt; /* src_cnt 0: no operand */
+    int dst_rank, dst_sto, dst_idx, dst_cnt;
+    int peer;
+    int dep_first, ndeps;  /* into nr_table.deps (global step ids) */
+    int from, to;          /* partner global step ids, -1 for none */
+    int64_t src_off, dst_off, stage_off, nelem;
+} nr_step;
+
+typedef struct {
+    int rank, id, cu, die, slot, domain, group, send, recv, channel;
+    int first_step, nsteps;
+    uint32_t *mask;        /* mask_words words, word 0 = bits 0..31 */
+} nr_tb;
+
+typedef struct {
+    char name[64];
+    int chunks, pages;
+    int *stacks;
+    int64_t off;           /* arena offset in floats */
+} nr_storage;
+
+typedef struct {
+    int present, storage, offset, chunks;
+} nr_view;
+
+typedef struct {
+    int domain, cus, added;
+    uint32_t *mask;
+} nr_stream;
+
+typedef struct {
+    int id, nsto, ntb, ngrid, nstream;
+    int first_tb;
+    nr_storage *sto;
+    nr_view in, out;
+    nr_stream *streams;
+    int *grid;
+    int seen_sto, seen_tb, seen_stream, seen_grid;
+} nr_rank;
+
+typedef struct {
+    char name[128], collective[32], protocol[32], topology[64], dispatch[32], policy[32];
+    int ranks, cf, inplace, root;
+    int cus, dies, stacks, mask_words;
+    int64_t chunk_bytes, page_bytes, chunk_elems;
+    nr_rank *rank;
+    nr_tb *tb;
+    int ntb, cap_tb;
+    nr_step *step;
+    int nstep, cap_step;
+    int *deps;
+    int ndeps, cap_deps;
+    int64_t arena_elems;   /* storages + staging */
+    int64_t storage_elems; /* storages only */
+    int64_t pages;
+} nr_table;
+
+/* What the backend found: the device the table must fit. */
+typedef struct {
+    char name[160];
+    int cus, dies, mask_words, max_ranks;
+    int emulated;          /* host: the numbers describe an emulated device */
+} nr_device;
+
+struct nunart_ctx;
+
+typedef struct {
+    const char *name;
+    /* Probe the platform and fill ctx->dev; on failure set the message and return a status. */
+    nunart_status (*open)(struct nunart_ctx *ctx);
+    nunart_status (*alloc)(struct nunart_ctx *ctx);
+    /* Run once; pinned = placement applied. Fills ctx->ran_on (per tb: where it ran). */
+    nunart_status (*launch)(struct nunart_ctx *ctx, int pinned, double *elapsed_us);
+    /* Copy the whole arena back to ctx->host (GPU backends); NULL on host. */
+    nunart_status (*fetch)(struct nunart_ctx *ctx);
+    /* Copy ctx->host to the device again (GPU backends); NULL on host. */
+    nunart_status (*upload)(struct nunart_ctx *ctx);
+    nunart_status (*stream)(struct nunart_ctx *ctx, int rank, int index, void **stream);
+    void (*close)(struct nunart_ctx *ctx);
+} nr_backend;
+
+struct nunart_ctx {
+    nunart_state state;
+    nunart_status last;
+    char msg[1024];
+    const nr_backend *be;
+    void *be_state;
+    char tried[256];       /* backends tried by "auto", with the reason each was skipped */
+    /* options */
+    int device_ordinal, timeout_ms;
+    int64_t mem_limit;
+    nr_device dev;
+    nr_device want;        /* host emulation overrides; 0 = take from the table */
+    nr_table *table;
+    float *host;           /* host arena (host backend: the buffers; GPU: a mirror) */
+    int *ran_on;           /* per tb: CU/SM (or die) it ran on, -1 if not reported */
+    int located;           /* ran_on comes from a hardware readback */
+    int placed_ok, placed_total;
+    double launch_us;
+    char cu_affinity[256], grid_order[256], stream_masks[256], page_placement[256], fidelity[256], data_check[512];
+    char report[4096];
+};
+
+/* Sets the message and the status; for state-changing calls also FAILED. */
+nunart_status nr_fail(struct nunart_ctx *ctx, nunart_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Table parser and table-internal validation. Returns NULL and fills err on failure. */
+nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen);
+void nr_table_free(nr_table *t);
+
+/* Element loops shared by the host executor (and mirrored in the kernel source). */
+void nr_exec_step(const nr_table *t, const nr_step *s, float *arena);
+
+extern const nr_backend nr_backend_host;
+extern const nr_backend nr_backend_cuda;
+extern const nr_backend nr_backend_hip;
+
+/* The embedded device source (generated from src/kernels/executor.cu at build time). */
+extern const char nr_kernel_source[];
+
+int nr_mask_has_bit(const uint32_t *mask, int words, int bit);
+int64_t nr_now_ns(void);
+
+#endif

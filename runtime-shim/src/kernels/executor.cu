@@ -1,0 +1,112 @@
+// Device plan executor, compiled at run time (NVRTC; hipRTC for the HIP path) and by nvcc in
+// the tests where it exists. Each logical threadblock of the launch table runs in one physical
+// block. Pinned launches use a dispatcher: a block reads where it runs (%smid on NVIDIA,
+// XCC_ID on AMD) and claims a logical threadblock planned there; a block with nothing planned
+// where it landed waits a bounded time and then takes any unclaimed one, so the plan always
+// finishes and the readback shows what ran where. Every wait is bounded: on expiry the block
+// raises the abort flag and returns, and the host reports a timeout instead of hanging.
+//
+// Step record (NR_F long longs): op, nelem, src_off, dst_off, stage_off, from_stage_off,
+// from (global step or -1), ndeps, dep_first. Offsets are floats within one arena.
+#define NR_F 9
+#define OP_S 0
+#define OP_R 1
+#define OP_RCS 2
+#define OP_RRS 3
+#define OP_RRC 4
+#define OP_RRCS 5
+#define OP_CPY 6
+#define OP_RE 7
+#define OP_RA 8
+#define OP_PUT 10
+#define OP_GET 11
+#define OP_GETRE 12
+
+__device__ static int nr_location(void) {
+#if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC_RTC__)
+    unsigned v;
+    asm volatile("s_getreg_b32 %0, hwreg(HW_REG_XCC_ID)" : "=s"(v));
+    return (int) (v & 0xf);
+#else
+    unsigned v;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(v));
+    return (int) v;
+#endif
+}
+
+// Spins until flag is set or the budget runs out; returns 0 on success.
+__device__ static int nr_wait(int *flag, int *abort_flag, long long budget) {
+    long long t0 = clock64();
+    while (atomicAdd(flag, 0) == 0) {
+        if (atomicAdd(abort_flag, 0) != 0) return -1;
+        if (clock64() - t0 > budget) {
+            atomicExch(abort_flag, 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+extern "C" __global__ void nunart_exec(const long long *steps, const int *deps, const int *tbinfo, int ntb,
+                                       float *arena, int *done, int *ran_on, int *claim, int pinned,
+                                       long long steal_after, long long budget) {
+    __shared__ int mine;
+    __shared__ int bad;
+    int *abort_flag = &claim[ntb];
+    if (threadIdx.x == 0) {
+        int loc = nr_location();
+        mine = -1;
+        bad = 0;
+        if (!pinned) {
+            if ((int) blockIdx.x < ntb && atomicCAS(&claim[blockIdx.x], 0, 1) == 0) mine = blockIdx.x;
+        } else {
+            for (int t = 0; t < ntb && mine < 0; t++)
+                if (tbinfo[3 * t + 2] == loc && atomicCAS(&claim[t], 0, 1) == 0) mine = t;
+            if (mine < 0) {
+                long long t0 = clock64();
+                while (clock64() - t0 < steal_after) { }
+                for (int t = 0; t < ntb && mine < 0; t++)
+                    if (atomicCAS(&claim[t], 0, 1) == 0) mine = t;
+            }
+        }
+        if (mine >= 0) ran_on[mine] = loc;
+    }
+    __syncthreads();
+    const int t = mine;
+    if (t < 0) return;
+    const int first = tbinfo[3 * t], n = tbinfo[3 * t + 1];
+    for (int g = first; g < first + n; g++) {
+        const long long *s = steps + (long long) g * NR_F;
+        if (threadIdx.x == 0) {
+            for (int d = 0; d < (int) s[7] && !bad; d++) bad = nr_wait(&done[deps[s[8] + d]], abort_flag, budget);
+            if (!bad && s[6] >= 0) bad = nr_wait(&done[s[6]], abort_flag, budget);
+            __threadfence();
+        }
+        __syncthreads();
+        if (bad) return;
+        const int op = (int) s[0];
+        const long long ne = s[1];
+        float *dst = arena + s[3];
+        float *self = arena + s[4];
+        const float *src = arena + s[2];
+        const float *got = arena + (s[5] >= 0 ? s[5] : 0);
+        for (long long i = threadIdx.x; i < ne; i += blockDim.x) {
+            switch (op) {
+            case OP_S: self[i] = src[i]; break;
+            case OP_R: dst[i] = got[i]; break;
+            case OP_RCS: dst[i] = got[i]; self[i] = got[i]; break;
+            case OP_RRS: self[i] = got[i] + src[i]; break;
+            case OP_RRC: dst[i] = got[i] + src[i]; break;
+            case OP_RRCS: { float v = got[i] + src[i]; self[i] = v; dst[i] = v; } break;
+            case OP_CPY: case OP_PUT: case OP_GET: dst[i] = src[i]; break;
+            case OP_RE: case OP_RA: case OP_GETRE: dst[i] += src[i]; break;
+            default: break;
+            }
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            __threadfence();
+            atomicExch(&done[g], 1);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.nunac.runtime;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One runtime context (nunart.h): opened → validated → buffers ready → launched → verified.
+ * A failed step throws {@link RuntimeFailure} and leaves the context failed (terminal); the
+ * report still says what happened. Not thread-safe; close it (try-with-resources).
+ */
+public final class Session implements AutoCloseable {
+    private long handle;
+
+    Session(long handle) {
+        this.handle = handle;
+    }
+
+    private long h() {
+        if (handle == 0) throw new RuntimeFailure(RuntimeFailure.Status.STATE, "the session is closed");
+        return handle;
+    }
+
+    private void check(int status) {
+        if (status != 0) throw new RuntimeFailure(RuntimeFailure.statusOf(status), NativeBinding.nMessage(handle));
+    }
+
+    /** Parses the launch table and validates it against the device. */
+    public Session load(String launchTable) {
+        check(NativeBinding.nLoad(h(), launchTable.getBytes(StandardCharsets.UTF_8)));
+        return this;
+    }
+
+    public Session allocate() {
+        check(NativeBinding.nAlloc(h()));
+        return this;
+    }
+
+    public Session launch() {
+        check(NativeBinding.nLaunch(h()));
+        return this;
+    }
+
+    public Session verify() {
+        check(NativeBinding.nVerify(h()));
+        return this;
+    }
+
+    /** The launch report: key: value lines (docs/runtime.md). */
+    public String report() {
+        return NativeBinding.nReport(h());
+    }
+
+    public LaunchReport parsedReport() {
+        return LaunchReport.parse(report());
+    }
+
+    /** opened, validated, buffers-ready, launched, verified or failed. */
+    public String state() {
+        return NativeBinding.nState(h());
+    }
+
+    /** The output buffer of a rank after a launch, as floats. */
+    public float[] output(int rank) {
+        float[] out = NativeBinding.nOutput(h(), rank);
+        if (out == null) throw new RuntimeFailure(RuntimeFailure.Status.ARGUMENT, NativeBinding.nMessage(handle));
+        return out;
+    }
+
+    /** The realised grid order of a rank: threadblock per slot, -1 for padding. */
+    public int[] gridOrder(int rank) {
+        int[] out = NativeBinding.nGridOrder(h(), rank);
+        if (out == null) throw new RuntimeFailure(RuntimeFailure.Status.ARGUMENT, NativeBinding.nMessage(handle));
+        return out;
+    }
+
+    /** Median microseconds of n launches, pinned (placement applied) or plain. */
+    public double timeLaunches(int n, boolean pinned) {
+        double us = NativeBinding.nTime(h(), n, pinned ? 1 : 0);
+        if (us < 0) throw new RuntimeFailure(RuntimeFailure.Status.ARGUMENT, NativeBinding.nMessage(handle));
+        return us;
+    }
+
+    @Override
+    public void close() {
+        if (handle != 0) {
+            NativeBinding.nClose(handle);
+            handle = 0;
+        }
+    }
+}

@@ -1,0 +1,481 @@
+/* The context: state machine, device validation, buffers, verification and the report. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef NUNART_VERSION
+#define NUNART_VERSION "dev"
+#endif
+
+static const char *STATE_NAMES[] = {"opened", "validated", "buffers-ready", "launched", "verified", "failed"};
+static const char *STATUS_NAMES[] = {"ok", "argument", "unavailable", "table", "mismatch", "state", "memory",
+                                     "device", "timeout", "verify", "unsupported"};
+
+const char *nunart_version(void) { return NUNART_VERSION; }
+
+const char *nunart_state_name(nunart_state s) {
+    return (unsigned) s <= NUNART_FAILED ? STATE_NAMES[s] : "unknown";
+}
+
+const char *nunart_status_name(nunart_status s) {
+    return (unsigned) s <= NUNART_E_UNSUPPORTED ? STATUS_NAMES[s] : "unknown";
+}
+
+nunart_state nunart_state_of(const nunart_ctx *ctx) { return ctx ? ctx->state : NUNART_FAILED; }
+
+const char *nunart_message(const nunart_ctx *ctx) { return ctx ? ctx->msg : "no context (out of memory)"; }
+
+int64_t nr_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int nr_mask_has_bit(const uint32_t *mask, int words, int bit) {
+    return bit >= 0 && bit / 32 < words && (mask[bit / 32] >> (bit % 32) & 1u);
+}
+
+static void vset(nunart_ctx *ctx, const char *fmt, va_list ap) {
+    vsnprintf(ctx->msg, sizeof ctx->msg, fmt, ap);
+}
+
+nunart_status nr_fail(nunart_ctx *ctx, nunart_status st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vset(ctx, fmt, ap);
+    va_end(ap);
+    ctx->last = st;
+    if (st != NUNART_E_UNSUPPORTED && st != NUNART_E_ARGUMENT) ctx->state = NUNART_FAILED;
+    return st;
+}
+
+static nunart_status ok(nunart_ctx *ctx) {
+    ctx->last = NUNART_OK;
+    snprintf(ctx->msg, sizeof ctx->msg, "ok");
+    return NUNART_OK;
+}
+
+/* A call allowed only in state `want`. */
+static nunart_status need(nunart_ctx *ctx, nunart_state want, const char *call) {
+    if (ctx->state == want) return NUNART_OK;
+    if (ctx->state == NUNART_FAILED) {
+        /* Keep the original error: it is what the caller needs to see. */
+        char prev[sizeof ctx->msg];
+        snprintf(prev, sizeof prev, "%s", ctx->msg);
+        snprintf(ctx->msg, sizeof ctx->msg, "%s: the context failed earlier: %s", call, prev);
+        ctx->last = NUNART_E_STATE;
+        return NUNART_E_STATE;
+    }
+    return nr_fail(ctx, NUNART_E_STATE, "%s needs state %s, the context is %s", call, nunart_state_name(want),
+                   nunart_state_name(ctx->state));
+}
+
+float nunart_input_value(int rank, int chunk, int element) {
+    long v = ((long) rank * 31 + (long) chunk * 7 + element) % 251;
+    return (float) (v - 125);
+}
+
+static int parse_opt(const char *opts, const char *key, long long *out) {
+    if (!opts) return 0;
+    size_t k = strlen(key);
+    for (const char *p = opts; (p = strstr(p, key)); p += k) {
+        if ((p == opts || p[-1] == ' ') && p[k] == '=') {
+            char *end;
+            long long v = strtoll(p + k + 1, &end, 10);
+            if (end == p + k + 1 || (*end && *end != ' ')) return -1;
+            *out = v;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
+    static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb"};
+    long long v[7] = {0, 0, 0, 0, 0, 20000, 4096};
+    static const long long HI[] = {1024, 1 << 20, 1024, 64, 1 << 16, 3600000, 1 << 20};
+    if (opts) {
+        /* Every token must be a known key. */
+        char buf[512];
+        if (strlen(opts) >= sizeof buf) return nr_fail(ctx, NUNART_E_ARGUMENT, "options too long");
+        strcpy(buf, opts);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+            int known = 0;
+            for (int i = 0; i < 7; i++) {
+                size_t k = strlen(KEYS[i]);
+                known |= strncmp(t, KEYS[i], k) == 0 && t[k] == '=';
+            }
+            if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb)", t);
+        }
+    }
+    for (int i = 0; i < 7; i++) {
+        int r = parse_opt(opts, KEYS[i], &v[i]);
+        if (r < 0 || v[i] < 0 || v[i] > HI[i]) return nr_fail(ctx, NUNART_E_ARGUMENT, "option %s: not an integer in [0, %lld]", KEYS[i], HI[i]);
+    }
+    ctx->device_ordinal = (int) v[0];
+    ctx->want.cus = (int) v[1];
+    ctx->want.dies = (int) v[2];
+    ctx->want.mask_words = (int) v[3];
+    ctx->want.max_ranks = (int) v[4];
+    ctx->timeout_ms = v[5] ? (int) v[5] : 20000;
+    ctx->mem_limit = (v[6] ? v[6] : 4096) << 20;
+    return NUNART_OK;
+}
+
+nunart_status nunart_open(nunart_ctx **out, const char *backend, const char *options) {
+    if (!out) return NUNART_E_ARGUMENT;
+    nunart_ctx *ctx = calloc(1, sizeof *ctx);
+    *out = ctx;
+    if (!ctx) return NUNART_E_MEMORY;
+    ctx->state = NUNART_OPENED;
+    snprintf(ctx->data_check, sizeof ctx->data_check, "not run");
+    nunart_status st = parse_options(ctx, options);
+    if (st) { ctx->state = NUNART_FAILED; return st; }
+    if (!backend) backend = "auto";
+    const nr_backend *all[] = {&nr_backend_cuda, &nr_backend_hip, &nr_backend_host};
+    if (strcmp(backend, "auto") == 0) {
+        /* Try the GPUs first; every skipped backend is named in the report, never silently. */
+        for (int i = 0; i < 3; i++) {
+            ctx->be = all[i];
+            ctx->state = NUNART_OPENED;
+            st = all[i]->open(ctx);
+            if (st == NUNART_OK) break;
+            if (all[i]->close) all[i]->close(ctx);
+            size_t n = strlen(ctx->tried);
+            snprintf(ctx->tried + n, sizeof ctx->tried - n, "%s%s: %s", n ? "; " : "", all[i]->name, ctx->msg);
+            ctx->be = NULL;
+        }
+        if (!ctx->be) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "no backend available: %s", ctx->tried);
+        return ok(ctx);
+    }
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(backend, all[i]->name) == 0) {
+            ctx->be = all[i];
+            st = all[i]->open(ctx);
+            if (st) {
+                if (all[i]->close) all[i]->close(ctx);
+                ctx->state = NUNART_FAILED;
+                char m[sizeof ctx->msg];
+                snprintf(m, sizeof m, "%s", ctx->msg);
+                snprintf(ctx->msg, sizeof ctx->msg, "%s backend unavailable: %s", backend, m);
+                ctx->be = NULL;
+                return st;
+            }
+            return ok(ctx);
+        }
+    }
+    nr_fail(ctx, NUNART_E_ARGUMENT, "unknown backend '%s' (auto, host, cuda, hip)", backend);
+    ctx->state = NUNART_FAILED;
+    return NUNART_E_ARGUMENT;
+}
+
+/* Checks that the table fits the device: a map that does not fit is refused here, before
+ * any memory is touched. */
+static nunart_status fit(nunart_ctx *ctx, const nr_table *t) {
+    const nr_device *d = &ctx->dev;
+    if (t->ranks > d->max_ranks)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "the plan has %d ranks, the %s device runs at most %d", t->ranks, ctx->be->name, d->max_ranks);
+    if (t->cus != d->cus)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "the placement is for %s with %d CUs, the device (%s) has %d", t->topology, t->cus, d->name, d->cus);
+    if (t->dies != d->dies)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "the placement is for %d dies, the device (%s) has %d", t->dies, d->name, d->dies);
+    if (t->mask_words > d->mask_words)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "the placement's CU masks are %d words wide, the device takes %d", t->mask_words, d->mask_words);
+    for (int i = 0; i < t->ntb; i++) {
+        const nr_tb *tb = &t->tb[i];
+        if (tb->cu >= d->cus || tb->die >= d->dies)
+            return nr_fail(ctx, NUNART_E_MISMATCH, "rank %d threadblock %d is placed on CU %d (die %d), outside the device", tb->rank, tb->id, tb->cu, tb->die);
+    }
+    /* Under modulo dispatch every die receives blocks, so a stream mask that empties a die
+     * would hang the queue: refuse it (notes: HIP CU masks, MI300X SPX). */
+    if (strcmp(t->dispatch, "modulo") == 0) {
+        for (int r = 0; r < t->ranks; r++) {
+            for (int s = 0; s < t->rank[r].nstream; s++) {
+                const nr_stream *st = &t->rank[r].streams[s];
+                for (int die = 0; die < t->dies; die++) {
+                    int any = 0;
+                    for (int b = die; b < t->mask_words * 32 && !any; b += t->dies) any = nr_mask_has_bit(st->mask, t->mask_words, b);
+                    if (!any)
+                        return nr_fail(ctx, NUNART_E_MISMATCH, "rank %d stream of domain %d leaves die %d without a CU: a modulo-dispatched launch on it would hang", r, st->domain, die);
+                }
+            }
+        }
+    }
+    int64_t bytes = t->arena_elems * 4;
+    if (bytes > ctx->mem_limit)
+        return nr_fail(ctx, NUNART_E_MEMORY, "the plan needs %lld MiB of buffers, the limit is %lld MiB (option mem_limit_mb)",
+                       (long long) (bytes >> 20), (long long) (ctx->mem_limit >> 20));
+    return NUNART_OK;
+}
+
+nunart_status nunart_load(nunart_ctx *ctx, const char *table, size_t len) {
+    if (!ctx) return NUNART_E_ARGUMENT;
+    nunart_status st = need(ctx, NUNART_OPENED, "load");
+    if (st) return st;
+    if (!table) return nr_fail(ctx, NUNART_E_TABLE, "load: no table");
+    if (len > ((size_t) 256 << 20)) return nr_fail(ctx, NUNART_E_TABLE, "launch table larger than 256 MiB");
+    char err[600];
+    nr_table *t = nr_parse(table, len, err, sizeof err);
+    if (!t) return nr_fail(ctx, NUNART_E_TABLE, "%s", err);
+    ctx->table = t;
+    if (ctx->dev.emulated) {
+        /* The host emulates the device the table was placed for, unless told otherwise. */
+        ctx->dev.cus = ctx->want.cus ? ctx->want.cus : t->cus;
+        ctx->dev.dies = ctx->want.dies ? ctx->want.dies : t->dies;
+        ctx->dev.mask_words = ctx->want.mask_words ? ctx->want.mask_words : t->mask_words;
+        snprintf(ctx->dev.name, sizeof ctx->dev.name, "host CPU emulating a %d-CU, %d-die device%s", ctx->dev.cus,
+                 ctx->dev.dies, ctx->want.cus || ctx->want.dies ? "" : " (the table's)");
+    }
+    st = fit(ctx, t);
+    if (st) return st;
+    ctx->ran_on = malloc(sizeof(int) * (size_t) (t->ntb ? t->ntb : 1));
+    if (!ctx->ran_on) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
+    for (int i = 0; i < t->ntb; i++) ctx->ran_on[i] = -1;
+    ctx->state = NUNART_VALIDATED;
+    return ok(ctx);
+}
+
+/* Inputs get the reference pattern; outputs and scratch a sentinel, so a chunk the plan
+ * never writes is caught by the data check. */
+static void fill(nunart_ctx *ctx) {
+    const nr_table *t = ctx->table;
+    for (int64_t i = 0; i < t->arena_elems; i++) ctx->host[i] = -12345.0f;
+    for (int r = 0; r < t->ranks; r++) {
+        const nr_view *v = &t->rank[r].in;
+        if (!v->present) continue;
+        float *base = ctx->host + t->rank[r].sto[v->storage].off + (int64_t) v->offset * t->chunk_elems;
+        for (int c = 0; c < v->chunks; c++)
+            for (int64_t e = 0; e < t->chunk_elems; e++) base[(int64_t) c * t->chunk_elems + e] = nunart_input_value(r, c, (int) e);
+    }
+}
+
+nunart_status nunart_alloc(nunart_ctx *ctx) {
+    if (!ctx) return NUNART_E_ARGUMENT;
+    nunart_status st = need(ctx, NUNART_VALIDATED, "alloc");
+    if (st) return st;
+    const nr_table *t = ctx->table;
+    ctx->host = malloc((size_t) (t->arena_elems ? t->arena_elems : 1) * sizeof(float));
+    if (!ctx->host) return nr_fail(ctx, NUNART_E_MEMORY, "cannot allocate %lld MiB of buffers", (long long) (t->arena_elems * 4 >> 20));
+    fill(ctx);
+    st = ctx->be->alloc(ctx);
+    if (st) return st;
+    ctx->state = NUNART_BUFFERS_READY;
+    return ok(ctx);
+}
+
+nunart_status nunart_launch(nunart_ctx *ctx) {
+    if (!ctx) return NUNART_E_ARGUMENT;
+    nunart_status st = need(ctx, NUNART_BUFFERS_READY, "launch");
+    if (st) return st;
+    st = ctx->be->launch(ctx, 1, &ctx->launch_us);
+    if (st) return st;
+    if (ctx->be->fetch && (st = ctx->be->fetch(ctx))) return st;
+    const nr_table *t = ctx->table;
+    ctx->placed_ok = ctx->placed_total = 0;
+    for (int i = 0; i < t->ntb; i++) {
+        ctx->placed_total++;
+        ctx->placed_ok += ctx->ran_on[i] >= 0 && ctx->ran_on[i] == (ctx->located == 2 ? t->tb[i].die : t->tb[i].cu);
+    }
+    double frac = ctx->placed_total ? (double) ctx->placed_ok / ctx->placed_total : 1.0;
+    if (ctx->located)
+        snprintf(ctx->fidelity, sizeof ctx->fidelity, "%.3f (%d/%d threadblocks ran on their planned %s, device readback)",
+                 frac, ctx->placed_ok, ctx->placed_total, ctx->located == 2 ? "die" : "CU");
+    else
+        snprintf(ctx->fidelity, sizeof ctx->fidelity, "emulated (%d/%d threadblocks ran on their planned logical CU; no hardware readback)",
+                 ctx->placed_ok, ctx->placed_total);
+    ctx->state = NUNART_LAUNCHED;
+    return ok(ctx);
+}
+
+static float expected(const nr_table *t, int rank, int64_t out_elem, int *defined) {
+    int64_t c = t->cf, ce = t->chunk_elems;
+    int chunk = (int) (out_elem / ce), e = (int) (out_elem % ce);
+    int n = t->ranks;
+    *defined = 1;
+    float s = 0;
+    if (strcmp(t->collective, "allgather") == 0) return nunart_input_value(chunk / (int) c, chunk % (int) c, e);
+    if (strcmp(t->collective, "alltoall") == 0) return nunart_input_value(chunk / (int) c, rank * (int) c + chunk % (int) c, e);
+    if (strcmp(t->collective, "broadcast") == 0) return nunart_input_value(t->root, chunk, e);
+    if (strcmp(t->collective, "allreduce") == 0 || (strcmp(t->collective, "reduce") == 0 && rank == t->root)) {
+        for (int p = 0; p < n; p++) s += nunart_input_value(p, chunk, e);
+        return s;
+    }
+    if (strcmp(t->collective, "reducescatter") == 0) {
+        for (int p = 0; p < n; p++) s += nunart_input_value(p, rank * (int) c + chunk, e);
+        return s;
+    }
+    *defined = 0;
+    return 0;
+}
+
+nunart_status nunart_verify(nunart_ctx *ctx) {
+    if (!ctx) return NUNART_E_ARGUMENT;
+    nunart_status st = need(ctx, NUNART_LAUNCHED, "verify");
+    if (st) return st;
+    const nr_table *t = ctx->table;
+    if (strcmp(t->collective, "custom") == 0) {
+        snprintf(ctx->data_check, sizeof ctx->data_check, "skipped (custom collective: no postcondition to check)");
+        ctx->state = NUNART_VERIFIED;
+        return ok(ctx);
+    }
+    int64_t checked = 0, wrong = 0;
+    char first[256] = "";
+    for (int r = 0; r < t->ranks; r++) {
+        const nr_view *v = &t->rank[r].out;
+        if (!v->present) continue;
+        const float *base = ctx->host + t->rank[r].sto[v->storage].off + (int64_t) v->offset * t->chunk_elems;
+        int64_t n = (int64_t) v->chunks * t->chunk_elems;
+        /* Only the chunks the postcondition defines: cf per slot, as the checker does. */
+        int64_t limit = (strcmp(t->collective, "allgather") == 0 || strcmp(t->collective, "alltoall") == 0)
+                        ? (int64_t) t->ranks * t->cf * t->chunk_elems : (int64_t) t->cf * t->chunk_elems;
+        if (n > limit) n = limit;
+        for (int64_t i = 0; i < n; i++) {
+            int def;
+            float want = expected(t, r, i, &def);
+            if (!def) continue;
+            checked++;
+            if (base[i] != want) {
+                if (!wrong++)
+                    snprintf(first, sizeof first, "rank %d output chunk %lld element %lld: expected %g, found %g", r,
+                             (long long) (i / t->chunk_elems), (long long) (i % t->chunk_elems), want, base[i]);
+            }
+        }
+    }
+    if (wrong) {
+        snprintf(ctx->data_check, sizeof ctx->data_check, "FAILED (%lld of %lld floats wrong; first: %s)", (long long) wrong, (long long) checked, first);
+        return nr_fail(ctx, NUNART_E_VERIFY, "data check failed: %lld of %lld floats wrong; first: %s", (long long) wrong, (long long) checked, first);
+    }
+    snprintf(ctx->data_check, sizeof ctx->data_check, "passed (%s postcondition, %lld floats on %d ranks)", t->collective, (long long) checked, t->ranks);
+    ctx->state = NUNART_VERIFIED;
+    return ok(ctx);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+nunart_status nunart_time_launches(nunart_ctx *ctx, int n, int pinned, double *median_us) {
+    if (!ctx || !median_us || n < 1 || n > 1000000) {
+        if (ctx) return nr_fail(ctx, NUNART_E_ARGUMENT, "time_launches: n must be in [1, 1000000] and median_us non-null");
+        return NUNART_E_ARGUMENT;
+    }
+    if (ctx->state != NUNART_BUFFERS_READY && ctx->state != NUNART_LAUNCHED && ctx->state != NUNART_VERIFIED)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "time_launches needs buffers (state %s)", nunart_state_name(ctx->state));
+    double *us = malloc(sizeof(double) * (size_t) n);
+    if (!us) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
+    for (int i = 0; i < n; i++) {
+        nunart_status st = ctx->be->launch(ctx, pinned, &us[i]);
+        if (st) { free(us); return st; }
+    }
+    /* In-place plans overwrite their inputs: restore them so a later launch verifies. */
+    fill(ctx);
+    if (ctx->be->upload) {
+        nunart_status st = ctx->be->upload(ctx);
+        if (st) { free(us); return st; }
+    }
+    qsort(us, (size_t) n, sizeof *us, cmp_double);
+    *median_us = us[n / 2];
+    free(us);
+    return ok(ctx);
+}
+
+nunart_status nunart_grid_order(nunart_ctx *ctx, int rank, int *slots, size_t cap, size_t *n) {
+    if (!ctx || !n || (cap && !slots)) return ctx ? nr_fail(ctx, NUNART_E_ARGUMENT, "grid_order: null argument") : NUNART_E_ARGUMENT;
+    if (!ctx->table || ctx->state == NUNART_OPENED) return nr_fail(ctx, NUNART_E_ARGUMENT, "grid_order needs a loaded table");
+    if (rank < 0 || rank >= ctx->table->ranks) return nr_fail(ctx, NUNART_E_ARGUMENT, "grid_order: rank %d does not exist", rank);
+    const nr_rank *rk = &ctx->table->rank[rank];
+    *n = (size_t) rk->ngrid;
+    for (size_t i = 0; i < cap && i < (size_t) rk->ngrid; i++) slots[i] = rk->grid[i];
+    return ok(ctx);
+}
+
+nunart_status nunart_domain_stream(nunart_ctx *ctx, int rank, int index, int *domain, void **stream) {
+    if (!ctx || !domain || !stream) return ctx ? nr_fail(ctx, NUNART_E_ARGUMENT, "domain_stream: null argument") : NUNART_E_ARGUMENT;
+    if (ctx->state != NUNART_BUFFERS_READY && ctx->state != NUNART_LAUNCHED && ctx->state != NUNART_VERIFIED)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "domain_stream needs buffers (state %s)", nunart_state_name(ctx->state));
+    if (rank < 0 || rank >= ctx->table->ranks || index < 0 || index >= ctx->table->rank[rank].nstream)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "domain_stream: rank %d has no stream %d", rank, index);
+    *domain = ctx->table->rank[rank].streams[index].domain;
+    *stream = NULL;
+    if (!ctx->be->stream) return nr_fail(ctx, NUNART_E_UNSUPPORTED, "the %s backend has no device streams", ctx->be->name);
+    nunart_status st = ctx->be->stream(ctx, rank, index, stream);
+    return st ? st : ok(ctx);
+}
+
+nunart_status nunart_read_output(nunart_ctx *ctx, int rank, float *dst, size_t cap, size_t *n) {
+    if (!ctx || !n || (cap && !dst)) return ctx ? nr_fail(ctx, NUNART_E_ARGUMENT, "read_output: null argument") : NUNART_E_ARGUMENT;
+    if (ctx->state != NUNART_LAUNCHED && ctx->state != NUNART_VERIFIED)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "read_output needs a launch (state %s)", nunart_state_name(ctx->state));
+    const nr_table *t = ctx->table;
+    if (rank < 0 || rank >= t->ranks) return nr_fail(ctx, NUNART_E_ARGUMENT, "read_output: rank %d does not exist", rank);
+    const nr_view *v = &t->rank[rank].out;
+    *n = v->present ? (size_t) v->chunks * (size_t) t->chunk_elems : 0;
+    if (!v->present) return ok(ctx);
+    const float *base = ctx->host + t->rank[rank].sto[v->storage].off + (int64_t) v->offset * t->chunk_elems;
+    memcpy(dst, base, sizeof(float) * (cap < *n ? cap : *n));
+    return ok(ctx);
+}
+
+const char *nunart_report(const nunart_ctx *c) {
+    if (!c) return "no context (out of memory)";
+    nunart_ctx *ctx = (nunart_ctx *) c; /* the report buffer is a cache */
+    const nr_table *t = ctx->table;
+    int n = snprintf(ctx->report, sizeof ctx->report, "backend: %s\n", ctx->be ? ctx->be->name : "none");
+    if (ctx->tried[0] && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "backends-skipped: %s\n", ctx->tried);
+    if (n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "device: %s\nstate: %s\n", ctx->dev.name[0] ? ctx->dev.name : "none",
+                      nunart_state_name(ctx->state));
+    if (t && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n,
+                      "plan: %s (%s, %d ranks, %d threadblocks, %d steps, policy %s, topology %s)\n",
+                      t->name, t->collective, t->ranks, t->ntb, t->nstep, t->policy, t->topology);
+    if (n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n,
+                      "cu-affinity: %s\ngrid-order: %s\nstream-masks: %s\npage-placement: %s\nplacement-fidelity: %s\ndata-check: %s\n",
+                      ctx->cu_affinity[0] ? ctx->cu_affinity : "not applied (no launch)",
+                      ctx->grid_order[0] ? ctx->grid_order : "not applied (no launch)",
+                      ctx->stream_masks[0] ? ctx->stream_masks : "not applied (no launch)",
+                      ctx->page_placement[0] ? ctx->page_placement : "not applied (no buffers)",
+                      ctx->fidelity[0] ? ctx->fidelity : "unknown (no launch)", ctx->data_check);
+    if (n < (int) sizeof ctx->report && ctx->state >= NUNART_LAUNCHED && ctx->state != NUNART_FAILED)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "launch-time-us: %.1f\n", ctx->launch_us);
+    if (n < (int) sizeof ctx->report && ctx->state == NUNART_FAILED)
+        snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "error: %s\n", ctx->msg);
+    return ctx->report;
+}
+
+void nunart_close(nunart_ctx *ctx) {
+    if (!ctx) return;
+    if (ctx->be && ctx->be->close) ctx->be->close(ctx);
+    nr_table_free(ctx->table);
+    free(ctx->host);
+    free(ctx->ran_on);
+    free(ctx);
+}
+
+void nr_exec_step(const nr_table *t, const nr_step *s, float *a) {
+    int64_t n = s->nelem;
+    float *dst = a + s->dst_off, *self = a + s->stage_off;
+    const float *src = a + s->src_off;
+    const float *got = s->from >= 0 ? a + t->step[s->from].stage_off : NULL;
+    switch (s->op) {
+    case OP_S: memcpy(self, src, sizeof(float) * (size_t) n); break;
+    case OP_R: memcpy(dst, got, sizeof(float) * (size_t) n); break;
+    case OP_RCS:
+        memcpy(dst, got, sizeof(float) * (size_t) n);
+        memcpy(self, got, sizeof(float) * (size_t) n);
+        break;
+    case OP_RRS: for (int64_t i = 0; i < n; i++) self[i] = got[i] + src[i]; break;
+    case OP_RRC: for (int64_t i = 0; i < n; i++) dst[i] = got[i] + src[i]; break;
+    case OP_RRCS: for (int64_t i = 0; i < n; i++) { self[i] = got[i] + src[i]; dst[i] = self[i]; } break;
+    case OP_CPY: case OP_PUT: case OP_GET: memmove(dst, src, sizeof(float) * (size_t) n); break;
+    case OP_RE: case OP_RA: case OP_GETRE: for (int64_t i = 0; i < n; i++) dst[i] += src[i]; break;
+    default: break; /* nop, signal, wait: synchronisation only */
+    }
+}

@@ -1,0 +1,599 @@
+/* Launch table parser (format: docs/runtime.md). Strict: lines come in the emitter's order,
+ * every count is checked against what follows, and every reference is range-checked, so a
+ * malformed table is an error message and never an out-of-bounds access later. */
+#include "internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TOKENS 32
+#define MAX_RANKS 4096
+#define MAX_TBS (1 << 20)
+#define MAX_STEPS (1 << 24)
+#define MAX_MASK_WORDS 64
+
+static const char *OP_NAMES[OP_COUNT] = {
+    "s", "r", "rcs", "rrs", "rrc", "rrcs", "cpy", "re", "ra", "nop", "put", "get", "getre", "signal", "wait"
+};
+
+typedef struct {
+    char *tok[MAX_TOKENS];
+    int n;
+    int lineno;
+    char *err;
+    size_t errlen;
+} line_t;
+
+static int perr(line_t *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int perr(line_t *l, const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    snprintf(l->err, l->errlen, "launch table line %d: %s", l->lineno, buf);
+    return -1;
+}
+
+static const char *val(line_t *l, const char *key) {
+    size_t k = strlen(key);
+    for (int i = 1; i < l->n; i++) {
+        if (strncmp(l->tok[i], key, k) == 0 && l->tok[i][k] == '=') return l->tok[i] + k + 1;
+    }
+    return NULL;
+}
+
+static int parse_long(const char *s, long long lo, long long hi, long long *out) {
+    if (!s || !*s) return -1;
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+static int geti(line_t *l, const char *key, long long lo, long long hi, int *out) {
+    const char *v = val(l, key);
+    long long x;
+    if (!v) return perr(l, "'%s' needs %s=N", l->tok[0], key);
+    if (parse_long(v, lo, hi, &x)) return perr(l, "%s=%s is not an integer in [%lld, %lld]", key, v, lo, hi);
+    *out = (int) x;
+    return 0;
+}
+
+static int getl(line_t *l, const char *key, long long lo, long long hi, int64_t *out) {
+    const char *v = val(l, key);
+    long long x;
+    if (!v) return perr(l, "'%s' needs %s=N", l->tok[0], key);
+    if (parse_long(v, lo, hi, &x)) return perr(l, "%s=%s is not an integer in [%lld, %lld]", key, v, lo, hi);
+    *out = x;
+    return 0;
+}
+
+static int gets_(line_t *l, const char *key, char *dst, size_t cap) {
+    const char *v = val(l, key);
+    if (!v) return perr(l, "'%s' needs %s=...", l->tok[0], key);
+    if (strlen(v) >= cap) return perr(l, "%s is longer than %zu characters", key, cap - 1);
+    strcpy(dst, v);
+    return 0;
+}
+
+/* "a:b:c" with exactly n fields; "-" gives found = 0. */
+static int get_tuple(line_t *l, const char *key, int n, int *out, int *found) {
+    const char *v = val(l, key);
+    if (!v) return perr(l, "'%s' needs %s=...", l->tok[0], key);
+    if (strcmp(v, "-") == 0) { *found = 0; return 0; }
+    char buf[128];
+    if (strlen(v) >= sizeof buf) return perr(l, "%s is too long", key);
+    strcpy(buf, v);
+    char *p = buf;
+    for (int i = 0; i < n; i++) {
+        char *q = strchr(p, ':');
+        if (i < n - 1 && !q) return perr(l, "%s=%s needs %d fields separated by ':'", key, v, n);
+        if (i == n - 1 && q) return perr(l, "%s=%s has more than %d fields", key, v, n);
+        if (q) *q = 0;
+        long long x;
+        if (parse_long(p, -1, INT_MAX, &x)) return perr(l, "%s=%s: '%s' is not an integer", key, v, p);
+        out[i] = (int) x;
+        p = q ? q + 1 : p;
+    }
+    *found = 1;
+    return 0;
+}
+
+/* "0x" + hex digits into `words` 32-bit words. */
+static int get_mask(line_t *l, const char *key, int words, uint32_t **out) {
+    const char *v = val(l, key);
+    if (!v) return perr(l, "'%s' needs %s=0x...", l->tok[0], key);
+    if (strncmp(v, "0x", 2) != 0 || !v[2]) return perr(l, "%s=%s is not a hex mask", key, v);
+    const char *h = v + 2;
+    size_t nd = strlen(h);
+    uint32_t *m = calloc((size_t) words, sizeof *m);
+    if (!m) return perr(l, "out of memory");
+    int any = 0;
+    for (size_t i = 0; i < nd; i++) {
+        char c = h[nd - 1 - i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0) { free(m); return perr(l, "%s=%s: '%c' is not a hex digit", key, v, c); }
+        if (d == 0) continue;
+        if (i / 8 >= (size_t) words) { free(m); return perr(l, "%s=%s is wider than mask_words=%d", key, v, words); }
+        m[i / 8] |= (uint32_t) d << (4 * (i % 8));
+        any = 1;
+    }
+    if (!any) { free(m); return perr(l, "%s is empty: a threadblock or stream with no CU would never run", key); }
+    *out = m;
+    return 0;
+}
+
+/* Comma-separated ints ("-" = empty) into a fresh array; *n receives the count. */
+static int get_list(line_t *l, const char *key, long long lo, long long hi, int **out, int *n) {
+    const char *v = val(l, key);
+    if (!v) return perr(l, "'%s' needs %s=...", l->tok[0], key);
+    *out = NULL;
+    *n = 0;
+    if (strcmp(v, "-") == 0) return 0;
+    int cnt = 1;
+    for (const char *p = v; *p; p++) cnt += *p == ',';
+    int *a = malloc(sizeof(int) * (size_t) cnt);
+    if (!a) return perr(l, "out of memory");
+    const char *p = v;
+    for (int i = 0; i < cnt; i++) {
+        char *end;
+        errno = 0;
+        long long x = strtoll(p, &end, 10);
+        if (errno || end == p || (*end && *end != ',') || x < lo || x > hi) {
+            free(a);
+            return perr(l, "%s: element %d is not an integer in [%lld, %lld]", key, i, lo, hi);
+        }
+        a[i] = (int) x;
+        p = *end ? end + 1 : end;
+    }
+    *out = a;
+    *n = cnt;
+    return 0;
+}
+
+static int op_of(const char *s) {
+    for (int i = 0; i < OP_COUNT; i++) if (strcmp(OP_NAMES[i], s) == 0) return i;
+    return -1;
+}
+
+static int op_sends(int op) { return op == OP_S || op == OP_RCS || op == OP_RRS || op == OP_RRCS; }
+static int op_recvs(int op) { return op >= OP_R && op <= OP_RRCS; }
+static int op_reads(int op) {
+    return op == OP_S || op == OP_RRS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_RE || op == OP_RA
+        || op == OP_PUT || op == OP_GET || op == OP_GETRE;
+}
+static int op_writes(int op) {
+    return op == OP_R || op == OP_RCS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_RE || op == OP_RA
+        || op == OP_PUT || op == OP_GET || op == OP_GETRE;
+}
+
+void nr_table_free(nr_table *t) {
+    if (!t) return;
+    if (t->rank) {
+        for (int r = 0; r < t->ranks; r++) {
+            nr_rank *rk = &t->rank[r];
+            for (int i = 0; i < rk->nsto && rk->sto; i++) free(rk->sto[i].stacks);
+            for (int i = 0; i < rk->nstream && rk->streams; i++) free(rk->streams[i].mask);
+            free(rk->sto);
+            free(rk->streams);
+            free(rk->grid);
+        }
+    }
+    for (int i = 0; i < t->ntb; i++) free(t->tb[i].mask);
+    free(t->rank);
+    free(t->tb);
+    free(t->step);
+    free(t->deps);
+    free(t);
+}
+
+static int grow(void **p, int *cap, int need, size_t elem) {
+    if (need <= *cap) return 0;
+    int nc = *cap ? *cap * 2 : 64;
+    while (nc < need) nc *= 2;
+    void *q = realloc(*p, (size_t) nc * elem);
+    if (!q) return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+static int check_operand(line_t *l, nr_table *t, const char *what, int *o, int found, int *cnt_out) {
+    *cnt_out = 0;
+    if (!found) return 0;
+    if (o[0] < 0 || o[0] >= t->ranks) return perr(l, "%s: rank %d does not exist (ranks=%d)", what, o[0], t->ranks);
+    nr_rank *rk = &t->rank[o[0]];
+    if (o[3] < 1) return perr(l, "%s: count must be at least 1", what);
+    if (o[1] < 0 || o[2] < 0) return perr(l, "%s: negative storage or index", what);
+    /* A later rank's storages are not declared yet: finish() checks those operands. */
+    if (rk->nsto == 0 || rk->seen_sto != rk->nsto) { *cnt_out = o[3]; return 0; }
+    if (o[1] >= rk->nsto) return perr(l, "%s: rank %d has no storage %d", what, o[0], o[1]);
+    if ((long long) o[2] + o[3] > rk->sto[o[1]].chunks) {
+        return perr(l, "%s: chunks [%d, %d) out of bounds of rank %d storage %d (%d chunks)", what, o[2],
+                    o[2] + o[3], o[0], o[1], rk->sto[o[1]].chunks);
+    }
+    *cnt_out = o[3];
+    return 0;
+}
+
+/* Checks that need the whole table: operand bounds on peers, dependency targets, partners. */
+static int finish(nr_table *t, char *err, size_t errlen) {
+    for (int r = 0; r < t->ranks; r++) {
+        nr_rank *rk = &t->rank[r];
+        if (rk->seen_sto != rk->nsto || rk->seen_tb != rk->ntb || rk->seen_stream != rk->nstream || rk->seen_grid != 1) {
+            snprintf(err, errlen, "launch table: rank %d is incomplete (storages %d/%d, threadblocks %d/%d, streams %d/%d, grid %d/1)",
+                     r, rk->seen_sto, rk->nsto, rk->seen_tb, rk->ntb, rk->seen_stream, rk->nstream, rk->seen_grid);
+            return -1;
+        }
+    }
+    int64_t off = 0;
+    for (int r = 0; r < t->ranks; r++) {
+        for (int i = 0; i < t->rank[r].nsto; i++) {
+            t->rank[r].sto[i].off = off;
+            off += (int64_t) t->rank[r].sto[i].chunks * t->chunk_elems;
+        }
+    }
+    t->storage_elems = off;
+    for (int g = 0; g < t->nstep; g++) {
+        nr_step *s = &t->step[g];
+        const nr_tb *tb = NULL;
+        for (int lo = 0, hi = t->ntb - 1; lo <= hi;) { /* the tb whose range holds g */
+            int mid = (lo + hi) / 2;
+            if (t->tb[mid].first_step > g) hi = mid - 1;
+            else if (t->tb[mid].first_step + t->tb[mid].nsteps <= g) lo = mid + 1;
+            else { tb = &t->tb[mid]; break; }
+        }
+        if (!tb) { snprintf(err, errlen, "launch table: step %d belongs to no threadblock", g); return -1; }
+        char where[96];
+        snprintf(where, sizeof where, "rank %d threadblock %d step %d (%s)", tb->rank, tb->id, g - tb->first_step, OP_NAMES[s->op]);
+        const int rk_src[2] = {s->src_rank, s->dst_rank};
+        const int sto[2] = {s->src_sto, s->dst_sto}, idx[2] = {s->src_idx, s->dst_idx}, cnt[2] = {s->src_cnt, s->dst_cnt};
+        for (int k = 0; k < 2; k++) {
+            if (!cnt[k]) continue;
+            if (sto[k] >= t->rank[rk_src[k]].nsto) {
+                snprintf(err, errlen, "launch table: %s: rank %d has no storage %d", where, rk_src[k], sto[k]);
+                return -1;
+            }
+            const nr_storage *st = &t->rank[rk_src[k]].sto[sto[k]];
+            if (idx[k] < 0 || (long long) idx[k] + cnt[k] > st->chunks) {
+                snprintf(err, errlen, "launch table: %s: %s chunks [%d, %d) out of bounds of rank %d storage %d (%d chunks)",
+                         where, k ? "dst" : "src", idx[k], idx[k] + cnt[k], rk_src[k], sto[k], st->chunks);
+                return -1;
+            }
+        }
+        if (s->src_cnt) s->src_off = t->rank[s->src_rank].sto[s->src_sto].off + (int64_t) s->src_idx * t->chunk_elems;
+        if (s->dst_cnt) s->dst_off = t->rank[s->dst_rank].sto[s->dst_sto].off + (int64_t) s->dst_idx * t->chunk_elems;
+        /* Local ops stay on their rank; one-sided ops reach exactly their peer. */
+        int own = tb->rank;
+        int src_ok = !s->src_cnt || s->src_rank == ((s->op == OP_GET || s->op == OP_GETRE) ? s->peer : own);
+        int dst_ok = !s->dst_cnt || s->dst_rank == (s->op == OP_PUT ? s->peer : own);
+        if (!src_ok || !dst_ok) {
+            snprintf(err, errlen, "launch table: %s: operand on rank %d is not reachable (peer=%d)", where,
+                     src_ok ? s->dst_rank : s->src_rank, s->peer);
+            return -1;
+        }
+        if (s->src_cnt && s->dst_cnt && s->src_cnt != s->dst_cnt) {
+            snprintf(err, errlen, "launch table: %s: src has %d chunks, dst %d", where, s->src_cnt, s->dst_cnt);
+            return -1;
+        }
+        s->nelem = (int64_t) (s->src_cnt ? s->src_cnt : s->dst_cnt) * t->chunk_elems;
+        if (op_recvs(s->op) || s->op == OP_WAIT) {
+            if (s->from < 0) {
+                snprintf(err, errlen, "launch table: %s has no matching %s: it would wait forever", where,
+                         s->op == OP_WAIT ? "signal" : "send");
+                return -1;
+            }
+            const nr_step *p = &t->step[s->from];
+            if ((s->op == OP_WAIT) != (p->op == OP_SIGNAL) || (s->op != OP_WAIT && !op_sends(p->op)) || p->to != g) {
+                snprintf(err, errlen, "launch table: %s: its partner (step #%d, %s) does not name it back", where, s->from,
+                         OP_NAMES[p->op]);
+                return -1;
+            }
+        }
+        if (s->to >= 0) {
+            const nr_step *p = &t->step[s->to];
+            if (p->from != g) {
+                snprintf(err, errlen, "launch table: %s: its receiver (step #%d) does not name it back", where, s->to);
+                return -1;
+            }
+        }
+        if (op_sends(s->op)) {
+            s->stage_off = off;
+            off += s->nelem;
+        }
+    }
+    /* Transfer sizes: a receive takes exactly what its send produced. */
+    for (int g = 0; g < t->nstep; g++) {
+        nr_step *s = &t->step[g];
+        if (op_recvs(s->op) && t->step[s->from].nelem != s->nelem) {
+            snprintf(err, errlen, "launch table: step #%d receives %lld floats but its send produces %lld", g,
+                     (long long) s->nelem, (long long) t->step[s->from].nelem);
+            return -1;
+        }
+    }
+    t->arena_elems = off;
+    return 0;
+}
+
+nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
+    if (!text) { snprintf(err, errlen, "launch table: null text"); return NULL; }
+    char *buf = malloc(len + 1);
+    nr_table *t = calloc(1, sizeof *t);
+    if (!buf || !t) { free(buf); free(t); snprintf(err, errlen, "launch table: out of memory"); return NULL; }
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    if (strlen(buf) != len) { snprintf(err, errlen, "launch table: contains a NUL byte"); goto fail; }
+    int lineno = 0, stage = 0; /* 0 magic, 1 plan, 2 device, 3 placement, 4 body, 5 after end */
+    int cur_rank = -1, cur_tb = -1, seen_ranks = 0;
+    char *save = NULL;
+    for (char *ln = strtok_r(buf, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
+        lineno++; /* blank lines are skipped by strtok_r, so numbers count non-empty lines */
+        line_t l = {.n = 0, .lineno = lineno, .err = err, .errlen = errlen};
+        char *s2 = NULL;
+        for (char *tk = strtok_r(ln, " \t\r", &s2); tk; tk = strtok_r(NULL, " \t\r", &s2)) {
+            if (l.n == MAX_TOKENS) { perr(&l, "more than %d tokens", MAX_TOKENS); goto fail; }
+            l.tok[l.n++] = tk;
+        }
+        if (l.n == 0 || l.tok[0][0] == '#') continue;
+        const char *kw = l.tok[0];
+        if (stage == 5) { perr(&l, "text after 'end'"); goto fail; }
+        if (stage == 0) {
+            if (strcmp(kw, "nunart-launch") != 0 || l.n != 2) { perr(&l, "not a launch table (expected 'nunart-launch 1')"); goto fail; }
+            if (strcmp(l.tok[1], "1") != 0) { perr(&l, "unsupported launch table version %s (this runtime reads 1)", l.tok[1]); goto fail; }
+            stage = 1;
+        } else if (stage == 1) {
+            if (strcmp(kw, "plan")) { perr(&l, "expected 'plan', found '%s'", kw); goto fail; }
+            if (gets_(&l, "name", t->name, sizeof t->name) || gets_(&l, "collective", t->collective, sizeof t->collective)
+                || geti(&l, "ranks", 1, MAX_RANKS, &t->ranks) || geti(&l, "chunk_factor", 1, 1 << 20, &t->cf)
+                || geti(&l, "inplace", 0, 1, &t->inplace) || geti(&l, "root", 0, MAX_RANKS - 1, &t->root)
+                || gets_(&l, "protocol", t->protocol, sizeof t->protocol)) goto fail;
+            t->rank = calloc((size_t) t->ranks, sizeof *t->rank);
+            if (!t->rank) { perr(&l, "out of memory"); goto fail; }
+            stage = 2;
+        } else if (stage == 2) {
+            if (strcmp(kw, "device")) { perr(&l, "expected 'device', found '%s'", kw); goto fail; }
+            if (gets_(&l, "topology", t->topology, sizeof t->topology) || geti(&l, "cus", 1, 1 << 20, &t->cus)
+                || geti(&l, "dies", 1, 1024, &t->dies) || geti(&l, "stacks", 0, 1 << 16, &t->stacks)
+                || geti(&l, "mask_words", 1, MAX_MASK_WORDS, &t->mask_words)
+                || gets_(&l, "dispatch", t->dispatch, sizeof t->dispatch)) goto fail;
+            if ((int64_t) t->mask_words * 32 < t->cus) { perr(&l, "mask_words=%d cannot address %d CUs", t->mask_words, t->cus); goto fail; }
+            stage = 3;
+        } else if (stage == 3) {
+            if (strcmp(kw, "placement")) { perr(&l, "expected 'placement', found '%s'", kw); goto fail; }
+            if (gets_(&l, "policy", t->policy, sizeof t->policy)
+                || getl(&l, "chunk_bytes", 4, (1LL << 30), &t->chunk_bytes)
+                || getl(&l, "page_bytes", 1, (1LL << 30), &t->page_bytes)) goto fail;
+            if (t->chunk_bytes % 4) { perr(&l, "chunk_bytes=%lld is not a multiple of 4 (the runtime moves floats)", (long long) t->chunk_bytes); goto fail; }
+            t->chunk_elems = t->chunk_bytes / 4;
+            stage = 4;
+        } else if (strcmp(kw, "end") == 0) {
+            if (seen_ranks != t->ranks) { perr(&l, "'end' after %d of %d ranks", seen_ranks, t->ranks); goto fail; }
+            stage = 5;
+        } else if (strcmp(kw, "rank") == 0) {
+            int id;
+            if (geti(&l, "id", 0, MAX_RANKS, &id)) goto fail;
+            if (id != seen_ranks || id >= t->ranks) { perr(&l, "expected rank %d, found rank %d", seen_ranks, id); goto fail; }
+            if (cur_rank >= 0) {
+                nr_rank *p = &t->rank[cur_rank];
+                if (p->seen_tb != p->ntb || p->seen_sto != p->nsto || p->seen_stream != p->nstream || p->seen_grid != 1) {
+                    perr(&l, "rank %d ended early (storages %d/%d, threadblocks %d/%d, streams %d/%d, grid %d/1)", cur_rank,
+                         p->seen_sto, p->nsto, p->seen_tb, p->ntb, p->seen_stream, p->nstream, p->seen_grid);
+                    goto fail;
+                }
+            }
+            nr_rank *rk = &t->rank[id];
+            rk->id = id;
+            if (geti(&l, "storages", 1, 1024, &rk->nsto) || geti(&l, "threadblocks", 0, MAX_TBS, &rk->ntb)
+                || geti(&l, "grid", 0, MAX_TBS, &rk->ngrid) || geti(&l, "streams", 0, 4096, &rk->nstream)) goto fail;
+            rk->sto = calloc((size_t) rk->nsto, sizeof *rk->sto);
+            rk->streams = calloc((size_t) (rk->nstream ? rk->nstream : 1), sizeof *rk->streams);
+            if (!rk->sto || !rk->streams) { perr(&l, "out of memory"); goto fail; }
+            rk->first_tb = t->ntb;
+            cur_rank = id;
+            cur_tb = -1;
+            seen_ranks++;
+        } else {
+            if (cur_rank < 0) { perr(&l, "'%s' before the first 'rank'", kw); goto fail; }
+            nr_rank *rk = &t->rank[cur_rank];
+            int r;
+            if (geti(&l, "rank", 0, MAX_RANKS, &r)) goto fail;
+            if (r != cur_rank) { perr(&l, "'%s' of rank %d inside rank %d", kw, r, cur_rank); goto fail; }
+            if (strcmp(kw, "storage") == 0) {
+                int id;
+                if (geti(&l, "id", 0, 1024, &id)) goto fail;
+                if (id != rk->seen_sto || id >= rk->nsto) { perr(&l, "expected storage %d of rank %d (storages=%d)", rk->seen_sto, r, rk->nsto); goto fail; }
+                nr_storage *st = &rk->sto[id];
+                int np;
+                if (gets_(&l, "name", st->name, sizeof st->name) || geti(&l, "chunks", 0, 1 << 24, &st->chunks)
+                    || geti(&l, "pages", 0, 1 << 28, &st->pages)
+                    || get_list(&l, "stacks", -1, t->stacks ? t->stacks - 1 : -1, &st->stacks, &np)) goto fail;
+                if (np != st->pages) { perr(&l, "pages=%d but %d stacks listed", st->pages, np); goto fail; }
+                t->pages += st->pages;
+                rk->seen_sto++;
+            } else if (strcmp(kw, "view") == 0) {
+                char b[16];
+                nr_view v = {.present = 1};
+                if (gets_(&l, "buffer", b, sizeof b) || geti(&l, "storage", 0, 1023, &v.storage)
+                    || geti(&l, "offset", 0, 1 << 24, &v.offset) || geti(&l, "chunks", 1, 1 << 24, &v.chunks)) goto fail;
+                if (v.storage >= rk->seen_sto) { perr(&l, "view on storage %d, which is not declared", v.storage); goto fail; }
+                if ((long long) v.offset + v.chunks > rk->sto[v.storage].chunks) { perr(&l, "view [%d, %d) exceeds storage %d (%d chunks)", v.offset, v.offset + v.chunks, v.storage, rk->sto[v.storage].chunks); goto fail; }
+                if (strcmp(b, "input") == 0) rk->in = v;
+                else if (strcmp(b, "output") == 0) rk->out = v;
+                else { perr(&l, "view of unknown buffer '%s' (input or output)", b); goto fail; }
+            } else if (strcmp(kw, "tb") == 0) {
+                int id;
+                if (geti(&l, "id", 0, MAX_TBS, &id)) goto fail;
+                if (rk->seen_sto != rk->nsto) { perr(&l, "threadblock before all %d storages of rank %d", rk->nsto, r); goto fail; }
+                if (id != rk->seen_tb || id >= rk->ntb) { perr(&l, "expected threadblock %d of rank %d (threadblocks=%d)", rk->seen_tb, r, rk->ntb); goto fail; }
+                if (cur_tb >= 0 && t->tb[t->ntb - 1].first_step + t->tb[t->ntb - 1].nsteps != t->nstep) {
+                    perr(&l, "threadblock %d of rank %d declared %d steps, %d given", cur_tb, r, t->tb[t->ntb - 1].nsteps, t->nstep - t->tb[t->ntb - 1].first_step);
+                    goto fail;
+                }
+                if (t->ntb >= MAX_TBS || grow((void **) &t->tb, &t->cap_tb, t->ntb + 1, sizeof *t->tb)) { perr(&l, "too many threadblocks"); goto fail; }
+                nr_tb *tb = &t->tb[t->ntb];
+                memset(tb, 0, sizeof *tb);
+                tb->rank = r;
+                tb->id = id;
+                if (geti(&l, "cu", 0, 1 << 20, &tb->cu) || geti(&l, "die", 0, 1023, &tb->die)
+                    || geti(&l, "slot", 0, MAX_TBS, &tb->slot) || geti(&l, "domain", -1, 4096, &tb->domain)
+                    || geti(&l, "group", -1, MAX_TBS, &tb->group) || geti(&l, "send", -1, MAX_RANKS, &tb->send)
+                    || geti(&l, "recv", -1, MAX_RANKS, &tb->recv) || geti(&l, "channel", 0, 1 << 16, &tb->channel)
+                    || geti(&l, "steps", 0, 1 << 20, &tb->nsteps)) goto fail;
+                t->ntb++; /* counted before the mask so that free() sees it */
+                if (get_mask(&l, "mask", t->mask_words, &tb->mask)) goto fail;
+                if (tb->cu >= t->cus) { perr(&l, "threadblock on CU %d, but the table's device has %d CUs", tb->cu, t->cus); goto fail; }
+                if (tb->die >= t->dies) { perr(&l, "threadblock on die %d, but the table's device has %d dies", tb->die, t->dies); goto fail; }
+                if (tb->slot >= rk->ngrid) { perr(&l, "grid slot %d outside the grid of %d slots", tb->slot, rk->ngrid); goto fail; }
+                if (tb->send >= t->ranks || tb->recv >= t->ranks) { perr(&l, "peer rank outside 0..%d", t->ranks - 1); goto fail; }
+                tb->first_step = t->nstep;
+                cur_tb = id;
+                rk->seen_tb++;
+            } else if (strcmp(kw, "step") == 0) {
+                int tbid, id;
+                if (geti(&l, "tb", 0, MAX_TBS, &tbid) || geti(&l, "id", 0, 1 << 20, &id)) goto fail;
+                if (tbid != cur_tb) { perr(&l, "step of threadblock %d inside threadblock %d", tbid, cur_tb); goto fail; }
+                nr_tb *tb = &t->tb[t->ntb - 1];
+                if (id != t->nstep - tb->first_step || id >= tb->nsteps) { perr(&l, "expected step %d of threadblock %d (steps=%d)", t->nstep - tb->first_step, tbid, tb->nsteps); goto fail; }
+                if (t->nstep >= MAX_STEPS || grow((void **) &t->step, &t->cap_step, t->nstep + 1, sizeof *t->step)) { perr(&l, "too many steps"); goto fail; }
+                nr_step *s = &t->step[t->nstep];
+                memset(s, 0, sizeof *s);
+                const char *opn = val(&l, "op");
+                if (!opn) { perr(&l, "'step' needs op=..."); goto fail; }
+                s->op = op_of(opn);
+                if (s->op < 0) { perr(&l, "unknown op '%s'", opn); goto fail; }
+                int src[4], dst[4], fs, fd, from[3], to[3], ff, ft;
+                if (get_tuple(&l, "src", 4, src, &fs) || get_tuple(&l, "dst", 4, dst, &fd)
+                    || geti(&l, "peer", -1, MAX_RANKS, &s->peer)
+                    || get_tuple(&l, "from", 3, from, &ff) || get_tuple(&l, "to", 3, to, &ft)) goto fail;
+                if (check_operand(&l, t, "src", src, fs, &s->src_cnt) || check_operand(&l, t, "dst", dst, fd, &s->dst_cnt)) goto fail;
+                s->src_rank = src[0]; s->src_sto = src[1]; s->src_idx = src[2];
+                s->dst_rank = dst[0]; s->dst_sto = dst[1]; s->dst_idx = dst[2];
+                if (op_reads(s->op) && !fs) { perr(&l, "op %s needs a src operand", opn); goto fail; }
+                if (op_writes(s->op) && !fd) { perr(&l, "op %s needs a dst operand", opn); goto fail; }
+                if (s->peer >= t->ranks) { perr(&l, "peer %d does not exist", s->peer); goto fail; }
+                if ((s->op >= OP_PUT) && s->peer < 0) { perr(&l, "op %s needs a peer", opn); goto fail; }
+                if (op_sends(s->op) && tb->send < 0) { perr(&l, "op %s in a threadblock without a send peer", opn); goto fail; }
+                if (op_recvs(s->op) && tb->recv < 0) { perr(&l, "op %s in a threadblock without a recv peer", opn); goto fail; }
+                /* Partners are stored as (rank, tb, step) for now and resolved after parsing. */
+                s->from = ff ? -2 : -1;
+                s->to = ft ? -2 : -1;
+                const char *dv = val(&l, "deps");
+                if (!dv) { perr(&l, "'step' needs deps=..."); goto fail; }
+                /* deps are t:s pairs; parse them by hand into global ids of this rank. */
+                s->dep_first = t->ndeps;
+                if (strcmp(dv, "-") != 0) {
+                    char dbuf[4096];
+                    if (strlen(dv) >= sizeof dbuf) { perr(&l, "deps list too long"); goto fail; }
+                    strcpy(dbuf, dv);
+                    char *s3 = NULL;
+                    for (char *d = strtok_r(dbuf, ",", &s3); d; d = strtok_r(NULL, ",", &s3)) {
+                        long long dt, ds;
+                        char *c = strchr(d, ':');
+                        if (!c) { perr(&l, "dep '%s' is not tb:step", d); goto fail; }
+                        *c = 0;
+                        if (parse_long(d, 0, MAX_TBS, &dt) || parse_long(c + 1, 0, 1 << 20, &ds)) { perr(&l, "dep '%s:%s' is not tb:step", d, c + 1); goto fail; }
+                        if (grow((void **) &t->deps, &t->cap_deps, t->ndeps + 2, sizeof *t->deps)) { perr(&l, "out of memory"); goto fail; }
+                        /* Encoded as tb and step for now; resolved after parsing. */
+                        t->deps[t->ndeps++] = (int) dt;
+                        t->deps[t->ndeps++] = (int) ds;
+                        s->ndeps++;
+                    }
+                }
+                /* Keep the partner tuples until the whole table is read. */
+                s->src_off = ff ? ((int64_t) from[0] << 42) | ((int64_t) from[1] << 21) | from[2] : 0;
+                s->dst_off = ft ? ((int64_t) to[0] << 42) | ((int64_t) to[1] << 21) | to[2] : 0;
+                if (ff && (from[0] < 0 || from[0] >= MAX_RANKS || from[1] < 0 || from[1] >= MAX_TBS || from[2] < 0 || from[2] >= (1 << 20))) { perr(&l, "from= names no step"); goto fail; }
+                if (ft && (to[0] < 0 || to[0] >= MAX_RANKS || to[1] < 0 || to[1] >= MAX_TBS || to[2] < 0 || to[2] >= (1 << 20))) { perr(&l, "to= names no step"); goto fail; }
+                t->nstep++;
+            } else if (strcmp(kw, "stream") == 0) {
+                if (rk->seen_stream >= rk->nstream) { perr(&l, "more than streams=%d streams", rk->nstream); goto fail; }
+                nr_stream *st = &rk->streams[rk->seen_stream];
+                if (geti(&l, "domain", -1, 4096, &st->domain) || geti(&l, "cus", 0, 1 << 20, &st->cus)
+                    || geti(&l, "added", 0, 1 << 20, &st->added)) goto fail;
+                rk->seen_stream++;
+                if (get_mask(&l, "mask", t->mask_words, &st->mask)) goto fail;
+            } else if (strcmp(kw, "grid") == 0) {
+                int n;
+                if (rk->seen_grid) { perr(&l, "second grid for rank %d", r); goto fail; }
+                if (get_list(&l, "slots", -1, MAX_TBS, &rk->grid, &n)) goto fail;
+                rk->seen_grid = 1;
+                if (n != rk->ngrid) { perr(&l, "grid has %d slots, rank line says %d", n, rk->ngrid); goto fail; }
+                if (rk->seen_tb != rk->ntb) { perr(&l, "grid before all threadblocks of rank %d", r); goto fail; }
+                for (int i = 0; i < rk->ntb; i++) {
+                    const nr_tb *tb = &t->tb[rk->first_tb + i];
+                    if (rk->grid[tb->slot] != i) { perr(&l, "slot %d holds %d, but threadblock %d says it is there", tb->slot, rk->grid[tb->slot], i); goto fail; }
+                }
+                for (int s = 0; s < n; s++) {
+                    int g = rk->grid[s];
+                    if (g >= rk->ntb || (g >= 0 && t->tb[rk->first_tb + g].slot != s)) { perr(&l, "slot %d names threadblock %d, which is not placed there", s, g); goto fail; }
+                }
+            } else {
+                perr(&l, "unknown line '%s'", kw);
+                goto fail;
+            }
+            if (strcmp(kw, "step") != 0 && strcmp(kw, "tb") != 0 && cur_tb >= 0) {
+                nr_tb *tb = &t->tb[t->ntb - 1];
+                if (tb->first_step + tb->nsteps != t->nstep) { perr(&l, "threadblock %d of rank %d declared %d steps, %d given", tb->id, r, tb->nsteps, t->nstep - tb->first_step); goto fail; }
+            }
+        }
+    }
+    if (stage != 5) {
+        snprintf(err, errlen, "launch table: ends early (no %s)", stage == 0 ? "header" : stage < 4 ? "plan/device/placement lines" : "'end' line");
+        goto fail;
+    }
+    if (t->ntb > 0) {
+        nr_tb *tb = &t->tb[t->ntb - 1];
+        if (tb->first_step + tb->nsteps != t->nstep) { snprintf(err, errlen, "launch table: the last threadblock declared %d steps, %d given", tb->nsteps, t->nstep - tb->first_step); goto fail; }
+    }
+    /* Resolve partners and deps into global step ids. */
+    for (int g = 0; g < t->nstep; g++) {
+        nr_step *s = &t->step[g];
+        int64_t enc[2] = {s->src_off, s->dst_off};
+        int *dst[2] = {&s->from, &s->to};
+        for (int k = 0; k < 2; k++) {
+            if (*dst[k] != -2) continue;
+            int pr = (int) (enc[k] >> 42), pt = (int) ((enc[k] >> 21) & 0x1FFFFF), ps = (int) (enc[k] & 0x1FFFFF);
+            if (pr >= t->ranks || pt >= t->rank[pr].ntb || ps >= t->tb[t->rank[pr].first_tb + pt].nsteps) {
+                snprintf(err, errlen, "launch table: step #%d: %s=%d:%d:%d names no step", g, k ? "to" : "from", pr, pt, ps);
+                goto fail;
+            }
+            *dst[k] = t->tb[t->rank[pr].first_tb + pt].first_step + ps;
+        }
+        s->src_off = s->dst_off = 0;
+    }
+    {
+        /* Compact dep pairs (tb, step) into global ids, in place. */
+        int w = 0;
+        for (int i = 0; i < t->ntb; i++)
+        for (int g = t->tb[i].first_step; g < t->tb[i].first_step + t->tb[i].nsteps; g++) {
+            nr_step *s = &t->step[g];
+            const nr_tb *own = &t->tb[i];
+            const nr_rank *rk = &t->rank[own->rank];
+            int first = w;
+            for (int d = 0; d < s->ndeps; d++) {
+                int dt = t->deps[s->dep_first + 2 * d], ds = t->deps[s->dep_first + 2 * d + 1];
+                if (dt >= rk->ntb || ds >= t->tb[rk->first_tb + dt].nsteps) {
+                    snprintf(err, errlen, "launch table: rank %d threadblock %d step %d depends on tb%d.%d, which does not exist",
+                             own->rank, own->id, g - own->first_step, dt, ds);
+                    goto fail;
+                }
+                t->deps[w++] = t->tb[rk->first_tb + dt].first_step + ds;
+            }
+            s->dep_first = first;
+        }
+        t->ndeps = w;
+    }
+    if (finish(t, err, errlen)) goto fail;
+    free(buf);
+    return t;
+fail:
+    free(buf);
+    nr_table_free(t);
+    return NULL;
+}

@@ -1,0 +1,102 @@
+package dev.nunac.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/** Malformed tables and devices that do not fit are refused at load with one clear message. */
+class MalformedTableTest {
+    static Stream<Arguments> malformed() {
+        String ok = Tables.allgather2();
+        return Stream.of(
+                Arguments.of("empty", "", "ends early"),
+                Arguments.of("not a table", "hello world\n", "not a launch table"),
+                Arguments.of("future version", ok.replace("nunart-launch 1", "nunart-launch 2"), "unsupported launch table version 2"),
+                Arguments.of("missing key", ok.replace(" cu=1 ", " "), "'tb' needs cu=N"),
+                Arguments.of("not a number", ok.replace("ranks=2", "ranks=two"), "ranks=two is not an integer"),
+                Arguments.of("CU outside the device", ok.replace(" cu=1 ", " cu=99 "), "threadblock on CU 99"),
+                Arguments.of("operand out of bounds", ok.replace("dst=0:1:0:1", "dst=0:1:5:1"), "out of bounds"),
+                Arguments.of("receive without send", ok.replace("from=1:0:1", "from=-"), "would wait forever"),
+                Arguments.of("partner not named back", ok.replace("from=1:0:1", "from=1:0:0"), "does not name it back"),
+                Arguments.of("odd chunk size", ok.replace("chunk_bytes=16", "chunk_bytes=10"), "not a multiple of 4"),
+                Arguments.of("step count", ok.replaceFirst("steps=3", "steps=4"), "declared 4 steps"),
+                Arguments.of("unknown op", ok.replace("op=cpy", "op=teleport"), "unknown op 'teleport'"),
+                Arguments.of("empty mask", ok.replace("mask=0x1 ", "mask=0x0 "), "mask is empty"),
+                Arguments.of("mask too wide", ok.replace("mask=0x1 ", "mask=0x100000000 "), "wider than mask_words"),
+                Arguments.of("dep on a missing step", ok.replace("deps=0:0", "deps=0:9"), "does not exist"),
+                Arguments.of("truncated", ok.substring(0, ok.length() / 2), "launch table"),
+                Arguments.of("text after end", ok + "rank id=2\n", "text after 'end'"),
+                Arguments.of("grid disagrees", ok.replace("grid=1 ", "grid=2 ").replaceFirst("slots=0\n", "slots=-1,0\n"), "slot"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformed")
+    void refused(String name, String table, String expected) {
+        try (Session s = NunaRuntime.open("host", null)) {
+            RuntimeFailure e = assertThrows(RuntimeFailure.class, () -> s.load(table));
+            assertEquals(RuntimeFailure.Status.TABLE, e.status(), e.getMessage());
+            assertTrue(e.getMessage().contains(expected), () -> "message: " + e.getMessage());
+            assertEquals("failed", s.state());
+        }
+    }
+
+    static Stream<Arguments> mismatched() {
+        return Stream.of(
+                Arguments.of("fewer CUs", "cus=4", "the placement is for tiny with 8 CUs"),
+                Arguments.of("other die count", "dies=8", "the placement is for 2 dies"),
+                Arguments.of("narrower masks", "cus=8 mask_words=0", null),
+                Arguments.of("too many ranks", "max_ranks=1", "the plan has 2 ranks"),
+                Arguments.of("memory limit", "mem_limit_mb=0", null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("mismatched")
+    void deviceThatDoesNotFit(String name, String options, String expected) {
+        try (Session s = NunaRuntime.open("host", options)) {
+            if (expected == null) {
+                s.load(Tables.allgather2()); // a zero option means "the default": it fits
+                return;
+            }
+            RuntimeFailure e = assertThrows(RuntimeFailure.class, () -> s.load(Tables.allgather2()));
+            assertEquals(RuntimeFailure.Status.MISMATCH, e.status(), e.getMessage());
+            assertTrue(e.getMessage().contains(expected), () -> "message: " + e.getMessage());
+        }
+    }
+
+    @Test
+    void streamMaskThatEmptiesADieIsRefusedUnderModuloDispatch() {
+        try (Session s = NunaRuntime.open("host", null)) {
+            String t = Tables.allgather2("modulo").replace("cus=2 added=0 mask=0x3", "cus=1 added=0 mask=0x1");
+            RuntimeFailure e = assertThrows(RuntimeFailure.class, () -> s.load(t));
+            assertEquals(RuntimeFailure.Status.MISMATCH, e.status());
+            assertTrue(e.getMessage().contains("leaves die 1 without a CU"), e.getMessage());
+        }
+    }
+
+    @Test
+    void randomCorruptionNeverCrashes() {
+        String ok = Tables.allgather2();
+        Random rnd = new Random(7);
+        int loaded = 0;
+        for (int i = 0; i < 300; i++) {
+            char[] c = ok.toCharArray();
+            for (int k = 0; k < 1 + rnd.nextInt(4); k++) c[rnd.nextInt(c.length)] = "0123456789-:,= x\n".charAt(rnd.nextInt(17));
+            try (Session s = NunaRuntime.open("host", "timeout_ms=2000")) {
+                try {
+                    s.load(new String(c)).allocate().launch();
+                    loaded++;
+                } catch (RuntimeFailure e) {
+                    assertTrue(!e.getMessage().isEmpty());
+                }
+            }
+        }
+        assertTrue(loaded < 300);
+    }
+}

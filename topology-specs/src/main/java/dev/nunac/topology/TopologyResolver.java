@@ -34,7 +34,12 @@ public final class TopologyResolver {
         if (topo == null || topo.isBlank()) {
             throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "--topo needs a bundled spec name or a file");
         }
-        Path p = Path.of(topo);
+        Path p;
+        try {
+            p = Path.of(topo);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "--topo: not a valid path (" + e.getReason() + ")");
+        }
         if (Files.isRegularFile(p)) return TopologyLoader.load(p, override);
         String name = bundledName(topo);
         if (name != null) {

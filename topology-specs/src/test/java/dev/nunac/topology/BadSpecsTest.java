@@ -32,7 +32,7 @@ class BadSpecsTest {
             range-syntax             | 34 | '0-1' is not a range like "0..5"
             trailing-comma           |  3 | malformed JSON
             duplicate-key            |  3 | Duplicate field 'format'
-            too-deep                 |  1 | nesting depth
+            too-deep                 |  1 | JSON nested deeper than 32 levels
             not-object               |  1 | $: expected a topology object, found array
             """)
     void rejected(String name, int line, String message) {
@@ -54,6 +54,24 @@ class BadSpecsTest {
                 """;
         CompileException e = assertThrows(CompileException.class, () -> TopologyLoader.parse("mem.json", bad.getBytes()));
         assertTrue(e.diagnostics().size() >= 4, e.diagnostics().toString());
+    }
+
+    @Test
+    void numbersWithHugeExponentsAreRefusedBeforeTheyExpand() {
+        for (String n : new String[] {"9e999999999", "1e2147483648", "1E+99999999999999", "1e-400"}) {
+            String spec = "{\"format\": 1, \"x\": " + n + "}";
+            CompileException e = assertThrows(CompileException.class, () -> TopologyLoader.parse("t.json", spec.getBytes()));
+            assertEquals(ErrorKind.INPUT, e.kind());
+            assertTrue(e.diagnostics().get(0).format().startsWith("t.json:1:20: error: number " + n + " is out of range"),
+                    e.diagnostics().get(0).format());
+        }
+    }
+
+    @Test
+    void invalidUtf8IsRefused() {
+        byte[] spec = {'{', '"', 'a', '"', ':', '"', (byte) 0xC0, (byte) 0xAF, '"', '}'};
+        CompileException e = assertThrows(CompileException.class, () -> TopologyLoader.parse("t.json", spec));
+        assertEquals("t.json: error: not valid UTF-8 text", e.diagnostics().get(0).format());
     }
 
     @Test

@@ -79,7 +79,7 @@ final class CommonOptions {
         if (t == null) throw new UsageException(command, "missing --topo TOPOLOGY (bundled: "
                 + String.join(", ", dev.nunac.topology.TopologyResolver.bundledNames()) + ")");
         String ov = cl.getOptionValue("topo-override");
-        return dev.nunac.topology.TopologyResolver.resolve(t, ov == null ? null : Path.of(ov));
+        return dev.nunac.topology.TopologyResolver.resolve(t, ov == null ? null : path(ov, "--topo-override"));
     }
 
     static void addNarOption(Options o) {
@@ -119,6 +119,15 @@ final class CommonOptions {
         List<String> args = cl.getArgList();
         if (args.isEmpty()) throw new UsageException(command, "missing PLAN argument");
         if (args.size() > 1) throw new UsageException(command, "expected one PLAN, got " + args.size() + ": " + String.join(" ", args));
-        return Path.of(args.get(0));
+        return path(args.get(0), "PLAN");
+    }
+
+    /** A path given on the command line; one the file system cannot name is a usage error, not a crash. */
+    static Path path(String arg, String what) {
+        try {
+            return Path.of(arg);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new UsageException(null, what + ": not a valid path (" + e.getReason() + ")");
+        }
     }
 }

@@ -77,7 +77,7 @@ final class CompileCommand implements Command {
         long tPlaced = System.nanoTime();
         OutputFiles out = new OutputFiles();
         for (Output o : emit) out.add(o.file, o.render(r, ua));
-        Path dir = Path.of(cl.getOptionValue("o", "out"));
+        Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
         List<Path> written = out.writeTo(dir);
         if (cl.hasOption("timings")) {
             Timings.print(io, tParsed - t0, r.nanosByPass(), tPlaced - tParsed, System.nanoTime() - tPlaced);

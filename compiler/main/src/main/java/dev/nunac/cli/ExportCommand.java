@@ -43,7 +43,7 @@ final class ExportCommand implements Command {
             io.out().flush();
             return 0;
         }
-        Path file = Path.of(out);
+        Path file = CommonOptions.path(out, "-o");
         if (file.getFileName() == null) throw new UsageException(name(), "-o: '" + out + "' names no file");
         // Through a temporary file and a rename, like every other output: never a half-written plan.
         Path dir = file.toAbsolutePath().getParent();

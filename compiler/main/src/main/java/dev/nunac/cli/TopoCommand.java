@@ -42,7 +42,7 @@ final class TopoCommand implements Command {
         List<String> args = cl.getArgList();
         if (args.isEmpty()) throw new UsageException(name(), "missing subcommand: list, show or validate");
         String sub = args.get(0);
-        Path override = cl.hasOption("topo-override") ? Path.of(cl.getOptionValue("topo-override")) : null;
+        Path override = cl.hasOption("topo-override") ? CommonOptions.path(cl.getOptionValue("topo-override"), "--topo-override") : null;
         switch (sub) {
             case "list" -> {
                 expectArgs(args, 1, "list");
@@ -60,7 +60,7 @@ final class TopoCommand implements Command {
             }
             case "validate" -> {
                 expectArgs(args, 2, "validate PATH");
-                Path p = Path.of(args.get(1));
+                Path p = CommonOptions.path(args.get(1), "PATH");
                 Topology t = TopologyLoader.load(p, override);
                 io.out().println(p + ": OK: " + t.name() + ", " + t.cus().size() + " CUs, " + t.stacks().size() + " stacks, "
                         + t.ports().size() + " ports");

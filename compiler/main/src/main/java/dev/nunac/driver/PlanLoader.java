@@ -33,6 +33,7 @@ public final class PlanLoader {
     public static Plan load(Path path, Map<String, String> defines, Limits limits) {
         String name = path.toString();
         String ext = extension(name);
+        if (Files.isDirectory(path)) throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "is a directory, not a plan file");
         Plan plan = switch (ext) {
             case "msccl" -> DslFrontEnd.parse(new SourceText(name, readText(path, limits)), defines, limits);
             case "xml" -> {
@@ -43,8 +44,9 @@ public final class PlanLoader {
                 }
             }
             case "json" -> MscclppJsonImporter.read(name, readBytes(path, limits), limits);
-            default -> throw new CompileException(ErrorKind.INPUT, SourcePos.of(name),
-                    "unsupported plan format '." + ext + "' (expected .msccl, .xml or .json)");
+            default -> throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), ext.isEmpty()
+                    ? "the file name has no extension to tell its format (expected .msccl, .xml or .json)"
+                    : "unsupported plan format '." + ext + "' (expected .msccl, .xml or .json)");
         };
         var d = IrVerifier.verify(plan);
         d.throwIfErrors(ErrorKind.PLAN);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
@@ -47,10 +48,18 @@ public final class JsonTree {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file),
                     "topology spec is " + bytes.length + " bytes; the limit is " + MAX_BYTES);
         }
-        String text = new String(bytes, StandardCharsets.UTF_8);
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "not valid UTF-8 text");
+        }
         try (JsonParser p = FACTORY.createParser(text)) {
             try {
                 return document(file, p);
+            } catch (StreamConstraintsException e) {
+                JsonLocation loc = e.getLocation() != null ? e.getLocation() : p.currentLocation();
+                throw new CompileException(ErrorKind.INPUT, pos(file, loc), tooBig(e));
             } catch (JsonProcessingException e) {
                 // Limit violations carry no location of their own; the parser knows where it is.
                 JsonLocation loc = e.getLocation() != null ? e.getLocation() : p.currentLocation();
@@ -59,6 +68,16 @@ public final class JsonTree {
         } catch (IOException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + e.getMessage());
         }
+    }
+
+    /** A limit of the spec format, said in its terms rather than the parser's. */
+    private static String tooBig(StreamConstraintsException e) {
+        String m = String.valueOf(e.getOriginalMessage());
+        if (m.contains("nesting depth")) return "JSON nested deeper than " + MAX_DEPTH + " levels";
+        if (m.contains("String value length")) return "a JSON string longer than " + MAX_STRING + " characters";
+        if (m.contains("Number value length")) return "a JSON number longer than " + MAX_NUMBER + " characters";
+        if (m.contains("Name length")) return "a JSON member name longer than 256 characters";
+        return "malformed JSON: " + firstLine(m);
     }
 
     private static String firstLine(String msg) {
@@ -106,7 +125,7 @@ public final class JsonTree {
                 return new JNode.JNumber(at, new java.math.BigDecimal(p.getBigIntegerValue()), true);
             }
             case VALUE_NUMBER_FLOAT -> {
-                return new JNode.JNumber(at, p.getDecimalValue(), false);
+                return new JNode.JNumber(at, decimal(at, p.getText()), false);
             }
             case VALUE_TRUE, VALUE_FALSE -> {
                 return new JNode.JBool(at, t == JsonToken.VALUE_TRUE);
@@ -116,6 +135,28 @@ public final class JsonTree {
             }
             default -> throw new CompileException(ErrorKind.INPUT, at, "malformed JSON: unexpected " + t);
         }
+    }
+
+    /** Largest power of ten a spec's numbers may carry either way: far past any real quantity. */
+    public static final int MAX_EXPONENT = 60;
+
+    /**
+     * A number with a fraction or exponent. The exponent is bounded before anything expands the
+     * number: "9e999999999" is 40 characters at most but a billion digits written out.
+     */
+    private static java.math.BigDecimal decimal(SourcePos at, String text) {
+        java.math.BigDecimal v;
+        try {
+            v = new java.math.BigDecimal(text);
+        } catch (NumberFormatException e) {
+            throw new CompileException(ErrorKind.INPUT, at, "number " + text + " is out of range");
+        }
+        int magnitude = v.precision() - v.scale();
+        if (v.signum() != 0 && (magnitude > MAX_EXPONENT || magnitude < -MAX_EXPONENT)) {
+            throw new CompileException(ErrorKind.INPUT, at, "number " + text + " is out of range (at most 1e" + MAX_EXPONENT
+                    + " in magnitude, and not below 1e-" + MAX_EXPONENT + ")");
+        }
+        return v;
     }
 
     static SourcePos pos(String file, JsonLocation loc) {

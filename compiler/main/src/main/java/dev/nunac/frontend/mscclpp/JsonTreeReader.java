@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
@@ -37,8 +38,8 @@ final class JsonTreeReader {
         StreamReadConstraints c = StreamReadConstraints.builder()
                 .maxNestingDepth(limits.maxNesting())
                 .maxDocumentLength(limits.maxInputBytes())
-                .maxStringLength(1 << 20)
-                .maxNumberLength(64)
+                .maxStringLength(MAX_STRING)
+                .maxNumberLength(MAX_NUMBER)
                 .build();
         JsonFactory f = JsonFactory.builder().streamReadConstraints(c)
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -51,6 +52,9 @@ final class JsonTreeReader {
             JsonNode root = r.value(p);
             if (p.nextToken() != null) throw r.input(p.currentTokenLocation(), "unexpected content after the document");
             return root;
+        } catch (StreamConstraintsException e) {
+            JsonLocation at = e.getLocation() != null ? e.getLocation() : p == null ? null : p.currentLocation();
+            throw r.input(at, tooBig(e, limits));
         } catch (JsonProcessingException e) {
             // Constraint violations carry no location of their own: use where the parser stopped.
             JsonLocation at = e.getLocation() != null ? e.getLocation() : p == null ? null : p.currentLocation();
@@ -67,6 +71,24 @@ final class JsonTreeReader {
             }
         }
     }
+
+    /** A read constraint, said in nunac's terms with the limit that raises it where there is one. */
+    private static String tooBig(StreamConstraintsException e, Limits limits) {
+        String m = String.valueOf(e.getOriginalMessage());
+        if (m.contains("nesting depth")) {
+            return "JSON nested deeper than " + limits.maxNesting() + " levels (raise the limit with --limit nesting=N)";
+        }
+        if (m.contains("Document length")) {
+            return "document longer than " + limits.maxInputBytes() + " bytes (raise the limit with --limit input-bytes=N)";
+        }
+        if (m.contains("String value length")) return "a JSON string longer than " + MAX_STRING + " characters";
+        if (m.contains("Number value length")) return "a JSON number longer than " + MAX_NUMBER + " characters";
+        return "not well-formed JSON: " + m;
+    }
+
+    /** Longest string and number a plan may hold: names and counts are short. */
+    static final int MAX_STRING = 1 << 20;
+    static final int MAX_NUMBER = 64;
 
     private JsonNode value(JsonParser p) throws IOException {
         SourcePos pos = pos(p.currentTokenLocation());

@@ -61,7 +61,7 @@ public final class MscclppJsonImporter {
             throw new CompileException(ErrorKind.PLAN, root.get("gpus").pos(), "more than " + limits.maxRanks()
                     + " gpus (raise the limit with --limit ranks=N)");
         }
-        if (m.required("gpus") != null && gpus.isEmpty()) d.error(root.get("gpus").pos(), "the plan has no gpus");
+        if (root.get("gpus") != null && gpus.isEmpty()) d.error(root.get("gpus").pos(), "the plan has no gpus");
         Collective collective = coll == null ? Collective.CUSTOM : Collective.parse(coll).orElse(Collective.CUSTOM);
         List<RankPlan> ranks = new ArrayList<>();
         int[][] chunks = new int[gpus.size()][];

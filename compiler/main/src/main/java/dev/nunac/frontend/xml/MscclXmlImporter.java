@@ -4,6 +4,7 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.frontend.Utf8Check;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.BufferKind;
 import dev.nunac.ir.IrVerifier;
@@ -59,7 +60,7 @@ public final class MscclXmlImporter implements XmlDocumentReader.Handler {
     /** Reads a whole MSCCL-IR document; {@code file} names it in messages. */
     public static Plan read(String file, InputStream in, Limits limits) {
         MscclXmlImporter imp = new MscclXmlImporter(limits);
-        XmlDocumentReader.read(file, in, limits, imp);
+        XmlDocumentReader.read(file, new Utf8Check(file, in), limits, imp);
         return imp.finish(file);
     }
 

@@ -174,7 +174,6 @@ class JsonImporterTest {
         Outcome o = Outcome.of(() -> MscclppJsonImporter.read("p.json", "[[[[1]]]]".getBytes(StandardCharsets.UTF_8),
                 Limits.DEFAULT.with("nesting", 3)));
         assertEquals(ErrorKind.INPUT, o.kind());
-        assertEquals("p.json:1:5: error: not well-formed JSON: Document nesting depth (4) exceeds the maximum allowed"
-                + " (3, from `StreamReadConstraints.getMaxNestingDepth()`)", o.first());
+        assertEquals("p.json:1:5: error: JSON nested deeper than 3 levels (raise the limit with --limit nesting=N)", o.first());
     }
 }

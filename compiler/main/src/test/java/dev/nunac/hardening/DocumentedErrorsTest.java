@@ -1,0 +1,130 @@
+package dev.nunac.hardening;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.nunac.testing.CliRun;
+import dev.nunac.testing.TestPaths;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The hostile inputs of docs/errors.md, through the command line, with the messages and exit
+ * codes documented there; nothing reaches the process's own standard streams.
+ */
+class DocumentedErrorsTest {
+    /** Runs the CLI and checks that the JVM's own stdout and stderr stay empty. */
+    static CliRun run(String... args) {
+        PrintStream out = System.out, err = System.err;
+        ByteArrayOutputStream stray = new ByteArrayOutputStream();
+        PrintStream capture = new PrintStream(stray, true, StandardCharsets.UTF_8);
+        System.setOut(capture);
+        System.setErr(capture);
+        try {
+            return CliRun.of(args);
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+            assertEquals("", stray.toString(StandardCharsets.UTF_8), "printed past the CLI's streams");
+        }
+    }
+
+    static Path write(Path dir, String name, byte[] bytes) throws Exception {
+        return Files.write(dir.resolve(name), bytes);
+    }
+
+    static Path write(Path dir, String name, String text) throws Exception {
+        return write(dir, name, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static void expect(int exit, String stderr, CliRun r) {
+        assertEquals(stderr + "\n", r.err());
+        assertEquals(exit, r.exit());
+    }
+
+    @Test
+    void externalEntity(@TempDir Path d) throws Exception {
+        Path f = write(d, "xxe.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE algo [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n"
+                + "<algo name=\"&xxe;\"/>\n");
+        expect(3, f + ":1:22: error: DOCTYPE declarations are not allowed (an MSCCL-IR file needs no DTD or entities)",
+                run("check", f.toString()));
+    }
+
+    @Test
+    void entityExpansion(@TempDir Path d) throws Exception {
+        StringBuilder x = new StringBuilder("<!DOCTYPE algo [\n <!ENTITY l0 \"lol\">\n");
+        for (int i = 1; i < 10; i++) x.append(" <!ENTITY l").append(i).append(" \"").append(("&l" + (i - 1) + ";").repeat(10)).append("\">\n");
+        Path f = write(d, "laughs.xml", x + "]>\n<algo name=\"&l9;\"/>\n");
+        expect(3, f + ":1:1: error: DOCTYPE declarations are not allowed (an MSCCL-IR file needs no DTD or entities)",
+                run("check", f.toString()));
+    }
+
+    @Test
+    void undeclaredEntityReference(@TempDir Path d) throws Exception {
+        Path f = write(d, "e.xml", "<algo name=\"&x;\"/>\n");
+        expect(3, f + ":1:16: error: not well-formed XML: The entity \"x\" was referenced, but not declared.", run("check", f.toString()));
+    }
+
+    @Test
+    void loopOfATrillionIterationsFailsFast() {
+        Path f = TestPaths.moduleDir().resolve("src/test/resources/golden/bad/huge-loop.msccl");
+        CliRun r = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> run("check", f.toString()));
+        expect(1, f + ":3:3: error: loop over 0 .. 1000000000000 would run 1000000000000 iterations; the plan may run at most"
+                + " 100000000 loop iterations in all (raise it with --limit loop-iterations=N)", r);
+    }
+
+    @Test
+    void invalidUtf8InXmlIsOneMessage(@TempDir Path d) throws Exception {
+        Path f = write(d, "bad.xml", new byte[] {'<', 'a', 'l', 'g', 'o', ' ', (byte) 0xFF, '/', '>'});
+        expect(3, f + ":1:7: error: not valid UTF-8 text: byte 0xFF", run("check", f.toString()));
+    }
+
+    @Test
+    void invalidUtf8InDsl(@TempDir Path d) throws Exception {
+        Path f = write(d, "bad.msccl", new byte[] {'p', 'a', 'r', 'a', 'm', (byte) 0xC0, (byte) 0xAF});
+        expect(3, f + ": error: not valid UTF-8 text", run("check", f.toString()));
+    }
+
+    @Test
+    void deepJsonPlan(@TempDir Path d) throws Exception {
+        Path f = write(d, "deep.json", "[".repeat(300) + "]".repeat(300));
+        expect(3, f + ":1:258: error: JSON nested deeper than 256 levels (raise the limit with --limit nesting=N)",
+                run("check", f.toString()));
+    }
+
+    @Test
+    void hugeNumberInJsonPlan(@TempDir Path d) throws Exception {
+        Path f = write(d, "n.json", "{\"name\": " + "9".repeat(100) + "}");
+        expect(3, f + ":1:110: error: a JSON number longer than 64 characters", run("check", f.toString()));
+    }
+
+    @Test
+    void hugeExponentInTopology(@TempDir Path d) throws Exception {
+        Path f = write(d, "t.json", "{\"format\": 9e999999999}");
+        expect(3, f + ":1:12: error: number 9e999999999 is out of range (at most 1e60 in magnitude, and not below 1e-60)",
+                run("topo", "validate", f.toString()));
+    }
+
+    @Test
+    void deepTopology(@TempDir Path d) throws Exception {
+        Path f = write(d, "t.json", "{\"a\":".repeat(40) + "1" + "}".repeat(40));
+        expect(3, f + ":1:162: error: JSON nested deeper than 32 levels", run("topo", "validate", f.toString()));
+    }
+
+    @Test
+    void pathTheFileSystemCannotName() {
+        // A lone surrogate has no encoding in any file-name charset.
+        CliRun r = run("check", "plan\uD800.msccl");
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("nunac: PLAN: not a valid path (Malformed input or input contains unmappable characters)\n"
+                + "Try 'nunac help'.\n", r.err());
+        assertEquals(2, run("topo", "show", "x\uD800.json").exit());
+        assertEquals(2, run(TestPaths.examples().resolve("allgather-direct.msccl").toString(), "--topo", "mi300x", "-o", "out\uD800").exit());
+    }
+}

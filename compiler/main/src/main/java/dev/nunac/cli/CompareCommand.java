@@ -1,5 +1,11 @@
 package dev.nunac.cli;
 
+import dev.nunac.driver.CompileResult;
+import dev.nunac.driver.Driver;
+import dev.nunac.emit.Floorplan;
+import dev.nunac.emit.OutputFiles;
+import dev.nunac.emit.Plots;
+import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.compare.PolicyComparison;
 import dev.nunac.driver.PlanLoader;
 import dev.nunac.ir.Plan;
@@ -43,6 +49,10 @@ final class CompareCommand implements Command {
                 .desc("policies to compare (default all: " + Policy.ids() + ")").get());
         CommonOptions.addNarOption(o);
         o.addOption(Option.builder().longOpt("csv").desc("print CSV instead of a table").get());
+        o.addOption(Option.builder().longOpt("plot").desc("also write speedup.svg (speedup over UA per policy and size) and"
+                + " store-latency.svg (UA and NAP+NAR at the first size) into the output folder").get());
+        o.addOption(Option.builder().longOpt("svg").desc("also write floorplans.svg: UA and NAP+NAR side by side at the first size").get());
+        o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("folder for --plot and --svg (default out)").get());
         return o;
     }
 
@@ -74,6 +84,51 @@ final class CompareCommand implements Command {
                     + " NAR granularity%n", plan.name(), topo.name(), plan.ranks(), plan.threadblockCount());
             io.out().print(PolicyComparison.table(cells, policies, sizes, Sizes::format));
         }
+        if (cl.hasOption("plot") || cl.hasOption("svg")) {
+            OutputFiles out = new OutputFiles();
+            if (cl.hasOption("plot")) {
+                out.add("speedup.svg", speedupPlot(plan, topo, cells, policies, sizes));
+                out.add("store-latency.svg", latencyPlot(plan, topo, sizes.get(0), base.nar()));
+            }
+            if (cl.hasOption("svg")) {
+                List<CompileResult> both = new ArrayList<>();
+                for (Policy p : List.of(Policy.UA, Policy.NAP_NAR)) {
+                    both.add(Driver.compile(plan, topo, new PlacementOptions(p, base.nar(), sizes.get(0)), false, null, null));
+                }
+                out.add("floorplans.svg", Floorplan.sideBySide(both));
+            }
+            List<Path> written = out.writeTo(Path.of(cl.getOptionValue("o", "out")));
+            io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
+        }
         return 0;
+    }
+
+    static String speedupPlot(Plan plan, Topology topo, List<PolicyComparison.Cell> cells, List<Policy> policies, List<Long> sizes) {
+        List<String> xs = sizes.stream().map(Sizes::format).toList();
+        List<Plots.Series> series = new ArrayList<>();
+        for (Policy p : policies) {
+            double[] y = new double[sizes.size()];
+            for (int i = 0; i < sizes.size(); i++) {
+                y[i] = Double.NaN;
+                for (PolicyComparison.Cell c : cells) if (c.policy() == p && c.sizeBytes() == sizes.get(i)) y[i] = c.speedupOverUa();
+            }
+            series.add(new Plots.Series(p.id(), y));
+        }
+        return Plots.lineChart(plan.name() + " on " + topo.name() + ", " + plan.ranks() + " ranks: speedup over UA",
+                "collective size", "speedup over UA", xs, series, 1.0);
+    }
+
+    static String latencyPlot(Plan plan, Topology topo, long size, int nar) {
+        List<Plots.Histogram> hs = new ArrayList<>();
+        for (Policy p : List.of(Policy.UA, Policy.NAP_NAR)) {
+            CompileResult r = Driver.compile(plan, topo, new PlacementOptions(p, nar, size), false, null, null);
+            double[][] bins = Driver.simulate(r, SimConfig.defaults()).histogram().coarse(20);
+            if (bins.length == 0) continue;
+            long[] counts = new long[bins.length];
+            for (int i = 0; i < bins.length; i++) counts[i] = Math.round(bins[i][1]);
+            hs.add(new Plots.Histogram(p.id(), bins[0][0], 20, counts));
+        }
+        return Plots.histogram(plan.name() + " on " + topo.name() + ", " + Sizes.format(size) + ": one-way store latency",
+                "latency (ns)", hs);
     }
 }

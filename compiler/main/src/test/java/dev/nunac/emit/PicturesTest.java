@@ -54,4 +54,13 @@ class PicturesTest {
         Golden.assertMatches("pictures/line-chart.svg", line);
         Golden.assertMatches("pictures/histogram.svg", hist);
     }
+
+    @Test
+    void compareWritesThePlotsAndTheSideBySideFloorplan() throws Exception {
+        Path out = tmp.resolve("cmp");
+        CliRun r = CliRun.of("compare", TestPaths.examples().resolve("allgather-direct.msccl").toString(), "--topo", "nuna-4die",
+                "-D", "ranks=4", "--sizes", "100KB,1MB", "--policies", "ua,nap+nar", "--plot", "--svg", "-o", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        for (String f : List.of("speedup.svg", "store-latency.svg", "floorplans.svg")) assertXml(Files.readString(out.resolve(f)));
+    }
 }

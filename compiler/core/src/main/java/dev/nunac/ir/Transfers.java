@@ -14,7 +14,19 @@ import java.util.Map;
  */
 public final class Transfers {
     /** A step of the plan. */
-    public record Endpoint(int rank, int tb, int step) {}
+    public record Endpoint(int rank, int tb, int step) {
+        // Mixed, so that large plans (65,536 threadblocks) do not collide into tree bins.
+        @Override
+        public int hashCode() {
+            return mix(rank, tb, step);
+        }
+    }
+
+    static int mix(int a, int b, int c) {
+        long h = a * 0x9E3779B97F4A7C15L + b * 0xC2B2AE3D27D4EB4FL + c * 0x165667B19E3779F9L;
+        h ^= h >>> 29;
+        return (int) (h ^ (h >>> 32));
+    }
 
     /** A matched sender/receiver pair on a channel. */
     public record Transfer(Endpoint from, Endpoint to, int channel) {}
@@ -40,7 +52,12 @@ public final class Transfers {
         unmatched.addAll(unmatchedEnds);
     }
 
-    private record Key(int from, int to, int channel) {}
+    private record Key(int from, int to, int channel) {
+        @Override
+        public int hashCode() {
+            return mix(from, to, channel);
+        }
+    }
 
     public static Transfers of(Plan plan) {
         Map<Key, List<Endpoint>> sends = new HashMap<>();

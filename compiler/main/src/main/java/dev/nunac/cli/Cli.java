@@ -34,7 +34,7 @@ public final class Cli {
     public Cli(Io io) {
         this.io = io;
         for (Command c : List.of(new CompileCommand(), new CheckCommand(), new IrCommand(), new ExportCommand(),
-                new TopoCommand(), new RunCommand())) {
+                new TopoCommand(), new RunCommand(), new SimulateCommand(), new CompareCommand())) {
             commands.put(c.name(), c);
         }
     }

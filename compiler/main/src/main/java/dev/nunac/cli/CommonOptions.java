@@ -65,12 +65,27 @@ final class CommonOptions {
                 .desc("merge measured values (JSON) over the topology spec").get());
     }
 
+    /** --policy, --nar, --size: read back by {@link #placementOptions}. */
+    static void addPlacementOptions(Options o) {
+        o.addOption(Option.builder().longOpt("policy").hasArg().argName("P")
+                .desc("placement policy: " + dev.nunac.passes.place.Policy.ids() + " (default nap+nar)").get());
+        addNarOption(o);
+        o.addOption(Option.builder().longOpt("size").hasArg().argName("BYTES")
+                .desc("collective size: bytes of the largest per-rank buffer, e.g. 1048576, 100KB, 1MiB (default 1MiB)").get());
+    }
+
     static dev.nunac.topology.Topology topology(CommandLine cl, String command) {
         String t = cl.getOptionValue("topo");
         if (t == null) throw new UsageException(command, "missing --topo TOPOLOGY (bundled: "
                 + String.join(", ", dev.nunac.topology.TopologyResolver.bundledNames()) + ")");
         String ov = cl.getOptionValue("topo-override");
         return dev.nunac.topology.TopologyResolver.resolve(t, ov == null ? null : path(ov, "--topo-override"));
+    }
+
+    static void addNarOption(Options o) {
+        o.addOption(Option.builder().longOpt("nar").hasArg().argName("N|auto|off")
+                .desc("NAR granularity: a granularity the topology supports, off for hashing, or auto (default):"
+                        + " simulate every granularity and keep the fastest").get());
     }
 
     static dev.nunac.passes.place.PlacementOptions placementOptions(CommandLine cl) {
@@ -84,13 +99,13 @@ final class CommonOptions {
         String n = cl.getOptionValue("nar");
         if (n != null) {
             if (n.equals("off")) nar = dev.nunac.passes.place.PlacementOptions.NAR_OFF;
-            else if (!n.equals("default")) {
+            else if (!n.equals("auto") && !n.equals("default")) {
                 try {
                     nar = Integer.parseInt(n);
                 } catch (NumberFormatException e) {
-                    throw new UsageException(null, "--nar expects a granularity or 'off', got '" + n + "'");
+                    throw new UsageException(null, "--nar expects a granularity, 'auto' or 'off', got '" + n + "'");
                 }
-                if (nar < 1) throw new UsageException(null, "--nar expects a positive granularity or 'off', got '" + n + "'");
+                if (nar < 1) throw new UsageException(null, "--nar expects a positive granularity, 'auto' or 'off', got '" + n + "'");
             }
         }
         long size = dev.nunac.passes.place.PlacementOptions.DEFAULT_SIZE;

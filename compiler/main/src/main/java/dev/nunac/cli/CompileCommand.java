@@ -38,19 +38,14 @@ final class CompileCommand implements Command {
 
     @Override
     public String usage() {
-        return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy P] [--nar N|off] [-o DIR] [--emit LIST]";
+        return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy P] [--nar N|auto|off] [-o DIR] [--emit LIST]";
     }
 
     @Override
     public Options options() {
         Options o = CommonOptions.planOptions();
         CommonOptions.addTopologyOptions(o);
-        o.addOption(Option.builder().longOpt("policy").hasArg().argName("P")
-                .desc("placement policy: " + Policy.ids() + " (default nap+nar)").get());
-        o.addOption(Option.builder().longOpt("nar").hasArg().argName("N|off")
-                .desc("NAR granularity: a granularity the topology supports, or off for hashing (default: the rule in docs/placement.md)").get());
-        o.addOption(Option.builder().longOpt("size").hasArg().argName("BYTES")
-                .desc("collective size: bytes of the largest per-rank buffer, e.g. 1048576, 100KB, 1MiB (default 1MiB)").get());
+        CommonOptions.addPlacementOptions(o);
         o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("output folder (default out)").get());
         o.addOption(Option.builder().longOpt("emit").hasArg().argName("LIST")
                 .desc("outputs to write, comma-separated: " + String.join(", ", Output.ids(false)) + " (default "

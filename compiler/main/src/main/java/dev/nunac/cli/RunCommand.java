@@ -7,7 +7,6 @@ import dev.nunac.emit.LaunchTable;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Pipeline;
 import dev.nunac.passes.place.PlacementOptions;
-import dev.nunac.passes.place.Policy;
 import dev.nunac.runtime.NunaRuntime;
 import dev.nunac.runtime.RuntimeFailure;
 import dev.nunac.runtime.Session;
@@ -46,11 +45,7 @@ final class RunCommand implements Command {
     public Options options() {
         Options o = CommonOptions.planOptions();
         CommonOptions.addTopologyOptions(o);
-        o.addOption(Option.builder().longOpt("policy").hasArg().argName("P")
-                .desc("placement policy: " + Policy.ids() + " (default nap+nar)").get());
-        o.addOption(Option.builder().longOpt("nar").hasArg().argName("N|off").desc("NAR granularity, as for compile").get());
-        o.addOption(Option.builder().longOpt("size").hasArg().argName("BYTES")
-                .desc("collective size: bytes of the largest per-rank buffer (default 1MiB)").get());
+        CommonOptions.addPlacementOptions(o);
         o.addOption(Option.builder().longOpt("backend").hasArg().argName("B")
                 .desc("runtime backend: auto (cuda, then hip, then host), host, cuda, hip (default auto)").get());
         o.addOption(Option.builder().longOpt("runtime-options").hasArg().argName("OPTS")

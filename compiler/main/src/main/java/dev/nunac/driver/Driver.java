@@ -29,6 +29,11 @@ public final class Driver {
     public static final Pipeline PIPELINE = Pipeline.of(new CheckPass(), new AccessAnalysis(), new LogicalAllocation(),
             new NarSelection(), new PhysicalPlacement(), new Realisation());
 
+    /** Runs the cost model on a finished compilation. */
+    public static dev.nunac.passes.cost.SimResult simulate(CompileResult r, dev.nunac.passes.cost.SimConfig cfg) {
+        return dev.nunac.passes.cost.Simulator.simulate(r.plan(), r.accesses(), r.placement(), r.topology(), cfg);
+    }
+
     public static CompileResult compile(Plan plan, Topology topo, PlacementOptions options, boolean verify,
                                         String dumpAfter, BiConsumer<String, String> dump) {
         Diagnostics diags = new Diagnostics();
@@ -48,7 +53,7 @@ public final class Driver {
      * compares against.
      */
     public static Placement placeAgain(CompileResult r, PlacementOptions options) {
-        NarChoice nar = NarSelection.select(r.topology(), options, r.groups().groups().size());
+        NarChoice nar = NarSelection.select(r.topology(), options, r.plan(), r.accesses(), r.groups());
         return PhysicalPlacement.place(r.plan(), r.accesses(), r.groups(), nar, r.topology(), options);
     }
 }

@@ -5,7 +5,12 @@ import dev.nunac.diag.ErrorKind;
 import dev.nunac.pass.Compilation;
 import dev.nunac.pass.Pass;
 import dev.nunac.pass.Stage;
+import dev.nunac.ir.Plan;
+import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.alloc.LogicalGroups;
+import dev.nunac.passes.cost.Simulator;
+import dev.nunac.passes.place.PhysicalPlacement;
+import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.TopologyInput;
 import dev.nunac.topology.ScaleUpModel;
@@ -13,16 +18,21 @@ import dev.nunac.topology.Topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
  * Chooses the NAR granularity (paper §4.1.2). Policies without NAR hash over all ports
  * (granularity 1); {@code --nar N} forces a supported granularity, {@code --nar off} hashing.
- * Otherwise the default rule: the finest supported granularity that still gives every domain
- * at least one logical group, and at least 2 where the topology supports it — few groups
- * spread over many domains would leave ports idle (paper §6.5).
+ * Otherwise ({@code --nar auto}, the default) it does what the paper suggests: "exhaustively try
+ * all available NAR granularities" — it places the plan at every granularity the topology
+ * supports, baseline hashing included, simulates each placement with the cost model, and keeps
+ * the fastest; a tie goes to the coarser granularity, which leaves more ports per domain.
  */
 public final class NarSelection implements Pass {
+    /** Relative difference below which two simulated times count as a tie. */
+    static final double TIE = 1e-6;
+
     @Override
     public String name() {
         return "nar-selection";
@@ -42,11 +52,11 @@ public final class NarSelection implements Pass {
     public void run(Compilation c) {
         Topology topo = c.get(TopologyInput.KEY);
         PlacementOptions opt = c.get(PlacementOptions.KEY);
-        c.put(NarChoice.KEY, select(topo, opt, c.get(LogicalGroups.KEY).groups().size()));
+        c.put(NarChoice.KEY, select(topo, opt, c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY)));
     }
 
-    /** The granularity for a placement with {@code groups} logical groups. */
-    public static NarChoice select(Topology topo, PlacementOptions opt, int groups) {
+    /** The granularity for placing {@code plan} under {@code opt}. */
+    public static NarChoice select(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups) {
         int[] ks = topo.narGranularities();
         List<NarChoice.Candidate> cands = new ArrayList<>();
         for (int k : ks) cands.add(new NarChoice.Candidate(k, Double.NaN));
@@ -63,14 +73,25 @@ public final class NarSelection implements Pass {
             }
             return new NarChoice(opt.nar(), false, "--nar " + opt.nar(), cands);
         }
-        int finest = 0, coarsest = 0;
+        return auto(topo, opt, plan, acc, groups, ks);
+    }
+
+    /** Places and simulates every supported granularity; the fastest wins, ties to the coarser. */
+    public static NarChoice auto(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, int[] ks) {
+        List<NarChoice.Candidate> cands = new ArrayList<>();
+        int best = -1;
+        double bestNs = Double.POSITIVE_INFINITY;
         for (int k : ks) {
-            if (k <= 1) continue;
-            if (coarsest == 0 || k < coarsest) coarsest = k;
-            if (k <= groups && k > finest) finest = k;
+            NarChoice trial = new NarChoice(k, false, "trial", List.of());
+            Placement p = PhysicalPlacement.place(plan, acc, groups, trial, topo, opt);
+            double ns = Simulator.simulate(plan, acc, p, topo).completionNs();
+            cands.add(new NarChoice.Candidate(k, ns));
+            if (best < 0 || ns < bestNs * (1 - TIE)) {
+                best = k;
+                bestNs = ns;
+            }
         }
-        int best = finest > 0 ? finest : coarsest > 0 ? coarsest : 1;
-        return new NarChoice(best, false, "default rule: finest granularity with a logical group per domain ("
-                + groups + " groups), at least 2", cands);
+        String why = String.format(Locale.ROOT, "auto: fastest simulated granularity (%.1f ns) of %d tried", bestNs, ks.length);
+        return new NarChoice(best, false, why, cands);
     }
 }

@@ -200,16 +200,24 @@ public final class PhysicalPlacement implements Pass {
             return best;
         }
 
+        /** Group i (in the sorted order) goes to NAR domain i mod k, round-robin. */
+        int domainOfGroup(int i) {
+            return k > 1 ? i % k : 0;
+        }
+
+        /** A port set's fair share of {@code n} resources: placing beyond it is a spill. */
+        int share(int n, int[] ports) {
+            return (int) Math.ceil((double) n * ports.length / Math.max(1, kindCount(ports)));
+        }
+
         void nearPorts() {
-            int gi = 0;
-            for (LogicalGroup g : groups.groups()) {
-                int domain = k > 1 ? gi % k : 0;
-                gi++;
-                for (int m : g.members()) {
+            for (int gi = 0; gi < groups.groups().size(); gi++) {
+                int domain = domainOfGroup(gi);
+                for (int m : groups.groups().get(gi).members()) {
                     TbAccess t = acc.threadblocks().get(m);
                     int[] ports = portsOf(t.rank(), t.peer(), domain);
                     int[] order = topo.cusByDistance(ports);
-                    int share = (int) Math.ceil((double) nCus * ports.length / Math.max(1, kindCount(ports)));
+                    int share = share(nCus, ports);
                     cuOfTb[m] = take(t.rank(), m, order, share);
                     if (ports == nicPorts) domainOfTb[m] = -1;
                     else if (direct) domainOfTb[m] = t.peer() >= 0 ? topo.ports().get(ports[0]).plane() : -1;
@@ -315,23 +323,21 @@ public final class PhysicalPlacement implements Pass {
         }
 
         void napMemory() {
-            int gi = 0;
-            for (LogicalGroup g : groups.groups()) {
-                int domain = k > 1 ? gi % k : 0;
-                gi++;
-                for (int m : g.members()) {
+            for (int gi = 0; gi < groups.groups().size(); gi++) {
+                int domain = domainOfGroup(gi);
+                for (int m : groups.groups().get(gi).members()) {
                     TbAccess t = acc.threadblocks().get(m);
                     int[] own = portsOf(t.rank(), t.peer(), domain);
                     for (int ch : t.local()) {
                         if (!chunkPlaced[ch]) {
-                            placeChunk(ch, topo.stacksByDistanceFromCu(cuOfTb[m]), stackShare(own), k > 1 && !direct ? domain : -1);
+                            placeChunk(ch, topo.stacksByDistanceFromCu(cuOfTb[m]), share(nStacks, own), k > 1 && !direct ? domain : -1);
                         }
                     }
                     for (int ch : t.remote()) {
                         if (chunkPlaced[ch]) continue;
                         int q = acc.space().rankOf(ch);
                         int[] ports = portsOf(q, t.rank(), domain);
-                        placeChunk(ch, stacksNear(ports), stackShare(ports), k > 1 && !direct && ports != nicPorts ? domain : -1);
+                        placeChunk(ch, stacksNear(ports), share(nStacks, ports), k > 1 && !direct && ports != nicPorts ? domain : -1);
                     }
                 }
             }
@@ -346,11 +352,6 @@ public final class PhysicalPlacement implements Pass {
                     }
                 }
             }
-        }
-
-        /** A port set's fair share of stacks: placing beyond it is a spill. */
-        int stackShare(int[] ports) {
-            return (int) Math.ceil((double) nStacks * ports.length / Math.max(1, kindCount(ports)));
         }
 
         void placeChunk(int ch, int[] prefs, int share, int domain) {

@@ -1,0 +1,73 @@
+package dev.nunac.cli;
+
+import dev.nunac.driver.CompileResult;
+import dev.nunac.driver.Driver;
+import dev.nunac.driver.PlanLoader;
+import dev.nunac.emit.OutputFiles;
+import dev.nunac.emit.SimulationText;
+import dev.nunac.ir.Plan;
+import dev.nunac.pass.Pipeline;
+import dev.nunac.passes.cost.SimConfig;
+import dev.nunac.passes.cost.SimResult;
+import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.topology.Topology;
+import java.nio.file.Path;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+
+/** {@code nunac simulate PLAN --topo T --policy P --size S}: place, then run the cost model. */
+final class SimulateCommand implements Command {
+    static final String NAME = "simulate";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String summary() {
+        return "place a plan and simulate it: completion time, store latencies, utilisation";
+    }
+
+    @Override
+    public String usage() {
+        return "simulate PLAN --topo TOPOLOGY [-D name=value]... [--policy P] [--size BYTES] [--nar N|auto|off] [--flit BYTES] [--csv DIR]";
+    }
+
+    @Override
+    public Options options() {
+        Options o = CommonOptions.planOptions();
+        CommonOptions.addTopologyOptions(o);
+        CommonOptions.addPlacementOptions(o);
+        o.addOption(Option.builder().longOpt("flit").hasArg().argName("BYTES").desc("flit size in bytes (default 256)").get());
+        o.addOption(Option.builder().longOpt("csv").hasArg().argName("DIR")
+                .desc("also write store-latency.csv, utilisation.csv and threadblocks.csv into DIR").get());
+        return o;
+    }
+
+    @Override
+    public int run(CommandLine cl, Io io) {
+        Path planPath = CommonOptions.onePlan(cl, NAME);
+        PlacementOptions opts = CommonOptions.placementOptions(cl);
+        SimConfig cfg = SimConfig.defaults();
+        String f = cl.getOptionValue("flit");
+        if (f != null) {
+            long v = Sizes.parse(f);
+            if (v > 1 << 20) throw new UsageException(NAME, "--flit " + f + ": at most 1MiB");
+            cfg = cfg.withFlitBytes((int) v);
+        }
+        Topology topo = CommonOptions.topology(cl, NAME);
+        Plan plan = PlanLoader.load(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl));
+        CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
+        SimResult s = Driver.simulate(r, cfg);
+        io.out().print(SimulationText.summary(r, s, 10));
+        String dir = cl.getOptionValue("csv");
+        if (dir != null) {
+            new OutputFiles().add("store-latency.csv", s.histogram().csv(SimulationText.BIN_NS))
+                    .add("utilisation.csv", SimulationText.utilisationCsv(s))
+                    .add("threadblocks.csv", SimulationText.threadblocksCsv(s)).writeTo(CommonOptions.path(dir, "--csv"));
+        }
+        return 0;
+    }
+}

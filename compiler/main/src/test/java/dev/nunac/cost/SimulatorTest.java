@@ -1,0 +1,124 @@
+package dev.nunac.cost;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nunac.driver.CompileResult;
+import dev.nunac.driver.Driver;
+import dev.nunac.frontend.SourceText;
+import dev.nunac.frontend.dsl.DslFrontEnd;
+import dev.nunac.ir.Limits;
+import dev.nunac.ir.Plan;
+import dev.nunac.passes.cost.SimConfig;
+import dev.nunac.passes.cost.SimResult;
+import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.passes.place.Policy;
+import dev.nunac.testing.Repo;
+import dev.nunac.topology.Topology;
+import dev.nunac.topology.TopologyLoader;
+import dev.nunac.topology.TopologyResolver;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The cost model on hand-checkable cases: zero-load latency, queueing, determinism. */
+class SimulatorTest {
+    /**
+     * A 4x1 mesh: two CUs on every router, one HBM stack at x=3, one scale-up port at x=0. Every
+     * store's path is therefore fixed: CU -> west to the port -> switch -> east to the stack.
+     */
+    static Topology line() {
+        return line("{\"die\": \"d\"}");
+    }
+
+    /** The same line with CUs only on the routers {@code cuRouters} selects. */
+    static Topology line(String cuRouters) {
+        String json = """
+                {"format": 1, "name": "line", "title": "line", "sources": {"t": "test"},
+                 "dies": [{"id": "d", "kind": "compute", "at": [0, 0]}],
+                 "noc": {"routing": "xy", "clockMHz": %s, "hopCycles": %s, "linkBandwidthGBs": %s,
+                         "mesh": {"width": 4, "height": 1, "regions": [{"die": "d", "x": "0..3", "y": "0..0"}]}},
+                 "compute": {"dispatch": {"rule": "any", "basis": "assumed", "source": "t"},
+                             "groups": [{"routers": %s, "perRouter": 2}]},
+                 "memory": {"bandwidthGBs": %s, "capacityGiB": %s, "latencyNs": %s,
+                            "groups": [{"routers": {"x": 3, "y": 0}, "perRouter": 1}]},
+                 "io": {"bandwidthGBs": %s, "groups": [{"routers": {"x": 0, "y": 0}, "perRouter": 1, "kind": "scale-up"}]},
+                 "scaleUp": {"model": "clos", "basis": "assumed", "source": "t"},
+                 "latencies": {"cuToNocNs": %s, "linkNs": %s},
+                 "budgets": {"outstandingPerCu": %s, "inFlightBytesPerStack": %s, "pageBytes": %s},
+                 "nar": {"granularities": [1], "basis": "assumed", "source": "t"}}
+                """.formatted(q(1000), q(10), q(256), cuRouters, q(128), q(16), q(50), q(25.6), q(100), q(400), q(700), q(1e6), q(4096));
+        return TopologyLoader.parse("line.json", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String q(double v) {
+        return String.format(java.util.Locale.ROOT, "{\"value\": %s, \"basis\": \"assumed\", \"source\": \"t\"}", v);
+    }
+
+    static Plan allgather(int ranks, int tbsPerPeer) {
+        try {
+            String text = Files.readString(Repo.root().resolve("examples/allgather-direct.msccl"));
+            return DslFrontEnd.parse(new SourceText("allgather-direct.msccl", text),
+                    Map.of("ranks", String.valueOf(ranks), "tbs_per_peer", String.valueOf(tbsPerPeer)), Limits.DEFAULT);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static CompileResult compile(Plan plan, Topology topo, Policy policy, long size) {
+        return Driver.compile(plan, topo, new PlacementOptions(policy, PlacementOptions.NAR_AUTO, size), true, null, null);
+    }
+
+    /** Hand sum along the fixed path of a store from a CU at column {@code x}. */
+    static double zeroLoad(int x) {
+        double hop = 10 /* cycles at 1 GHz */ + 256 / 256.0 /* one flit on a 256 GB/s link */;
+        return 100 /* CU to NoC */ + x * hop + 256 / 25.6 /* port out */ + 400 /* switch */ + 256 / 25.6 /* port in */
+                + 3 * hop /* port at x=0 to the stack at x=3 */ + 256 / 128.0 /* stack */ + 50 /* memory */;
+    }
+
+    @Test
+    void aSingleStoreTakesTheSumOfTheLatenciesOnItsPath() {
+        Topology topo = line();
+        // 2 ranks, 512 B output: one 256 B chunk, one flit per store; the two stores never overlap.
+        CompileResult r = compile(allgather(2, 1), topo, Policy.UA, 512);
+        SimResult s = Driver.simulate(r, SimConfig.defaults());
+        double[] expected = new double[2];
+        for (int t = 0; t < 2; t++) expected[t] = zeroLoad(topo.routers().get(topo.cus().get(r.placement().cuOfTb()[t]).router()).x());
+        Arrays.sort(expected);
+        assertEquals(2, s.storeLatency().flits(), 1e-9);
+        assertEquals(expected[0], s.storeLatency().minNs(), 1e-6);
+        assertEquals(expected[1], s.storeLatency().maxNs(), 1e-6);
+    }
+
+    @Test
+    void twoFlowsSharingALinkQueue() {
+        // Both CUs on router x=0: two threadblocks load and store one flit each from time 0 on the same path.
+        Topology topo = line("{\"x\": 0, \"y\": 0}");
+        CompileResult r = compile(allgather(2, 2), topo, Policy.UA, 1024);
+        SimResult s = Driver.simulate(r, SimConfig.defaults());
+        int[] cus = r.placement().cuOfTb();
+        double noQueue = Math.max(zeroLoad(topo.routers().get(topo.cus().get(cus[0]).router()).x()),
+                zeroLoad(topo.routers().get(topo.cus().get(cus[1]).router()).x()));
+        // The second flit waits one link service time behind the first, then stays behind it.
+        assertEquals(noQueue, s.storeLatency().minNs(), 1e-6);
+        assertTrue(s.storeLatency().maxNs() >= noQueue + 256 / 256.0 - 1e-6,
+                "a store waits behind the other: max " + s.storeLatency().maxNs() + ", zero-load " + noQueue);
+        assertEquals(2 * 256 / 25.6, s.busiest("port-out").busyNs(), 1e-6, "the port carried both flits of its rank");
+    }
+
+    @Test
+    void sameInputsGiveTheSameResult() {
+        Topology topo = TopologyResolver.resolve("nuna-4die");
+        Plan plan = allgather(4, 3);
+        SimResult a = Driver.simulate(compile(plan, topo, Policy.UA, 1 << 20), SimConfig.defaults());
+        SimResult b = Driver.simulate(compile(plan, topo, Policy.UA, 1 << 20), SimConfig.defaults());
+        assertEquals(a.completionNs(), b.completionNs());
+        assertEquals(a.storeLatency(), b.storeLatency());
+        assertEquals(a.utilisation(), b.utilisation());
+        assertEquals(a.threadblocks(), b.threadblocks());
+        assertEquals(a.criticalPath(), b.criticalPath());
+    }
+}

@@ -1,0 +1,130 @@
+package dev.nunac.passes.cost;
+
+import dev.nunac.topology.Link;
+import dev.nunac.topology.Nic;
+import dev.nunac.topology.Port;
+import dev.nunac.topology.Topology;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Every bandwidth-limited resource of the pod as a FIFO server: per GPU, each NoC link in each
+ * direction, each HBM stack, each I/O port (egress and ingress separately), each NIC (egress,
+ * ingress). A server is a reservation timeline
+ * reduced to the time it next falls free, plus the busy time accumulated for utilisation.
+ */
+final class Servers {
+    enum Kind { LINK, STACK, PORT_OUT, PORT_IN, NIC_OUT, NIC_IN }
+
+    final Topology topo;
+    final int ranks;
+    final int links, stacks, ports, nics, perRank;
+    final int oLink, oStack, oPortOut, oPortIn, oNicOut, oNicIn;
+    /** Directed link id (0 .. 2·links) of router pair (a, b), or -1. */
+    final int[] linkOf;
+    final int[] linkFrom, linkTo;
+    final double[] linkNs, linkSvc;
+    final double[] stackSvc, portSvc, nicSvc;
+    final double[] free, busy;
+
+    Servers(Topology topo, int ranks, int flitBytes) {
+        this.topo = topo;
+        this.ranks = ranks;
+        List<Link> ls = topo.links();
+        links = ls.size() * 2;
+        stacks = topo.stacks().size();
+        ports = topo.ports().size();
+        List<Nic> ns = topo.scaleOut().map(so -> so.nics()).orElse(List.of());
+        nics = ns.size();
+        oLink = 0;
+        oStack = oLink + links;
+        oPortOut = oStack + stacks;
+        oPortIn = oPortOut + ports;
+        oNicOut = oPortIn + ports;
+        oNicIn = oNicOut + nics;
+        perRank = oNicIn + nics;
+        int n = topo.routers().size();
+        linkOf = new int[n * n];
+        Arrays.fill(linkOf, -1);
+        linkFrom = new int[links];
+        linkTo = new int[links];
+        linkNs = new double[links];
+        linkSvc = new double[links];
+        for (int i = 0; i < ls.size(); i++) {
+            Link l = ls.get(i);
+            double ns1 = topo.nocFigures().cyclesToNs(l.latencyCycles());
+            double svc = flitBytes / l.bandwidthGBs();
+            for (int dir = 0; dir < 2; dir++) {
+                int id = 2 * i + dir;
+                linkFrom[id] = dir == 0 ? l.from() : l.to();
+                linkTo[id] = dir == 0 ? l.to() : l.from();
+                linkOf[linkFrom[id] * n + linkTo[id]] = id;
+                linkNs[id] = ns1;
+                linkSvc[id] = svc;
+            }
+        }
+        stackSvc = topo.stacks().stream().mapToDouble(s -> flitBytes / s.bandwidthGBs()).toArray();
+        portSvc = topo.ports().stream().mapToDouble(p -> flitBytes / p.bandwidthGBs()).toArray();
+        double netBw = topo.scaleOut().map(so -> so.bandwidthGBs().value()).orElse(Double.POSITIVE_INFINITY);
+        nicSvc = ns.stream().mapToDouble(nc -> flitBytes / Math.min(nc.bandwidthGBs() > 0 ? nc.bandwidthGBs() : netBw, netBw)).toArray();
+        free = new double[perRank * ranks];
+        busy = new double[perRank * ranks];
+    }
+
+    int link(int rank, int dirLink) {
+        return rank * perRank + oLink + dirLink;
+    }
+
+    int stack(int rank, int s) {
+        return rank * perRank + oStack + s;
+    }
+
+    int portOut(int rank, int p) {
+        return rank * perRank + oPortOut + p;
+    }
+
+    int portIn(int rank, int p) {
+        return rank * perRank + oPortIn + p;
+    }
+
+    int nicOut(int rank, int i) {
+        return rank * perRank + oNicOut + i;
+    }
+
+    int nicIn(int rank, int i) {
+        return rank * perRank + oNicIn + i;
+    }
+
+    Kind kind(int id) {
+        int o = id % perRank;
+        if (o < oStack) return Kind.LINK;
+        if (o < oPortOut) return Kind.STACK;
+        if (o < oPortIn) return Kind.PORT_OUT;
+        if (o < oNicOut) return Kind.PORT_IN;
+        if (o < oNicIn) return Kind.NIC_OUT;
+        return Kind.NIC_IN;
+    }
+
+    /** A stable human name: {@code r0 link (3,2)->(4,2)}, {@code r1 port p17 in}, ... */
+    String name(int id) {
+        int r = id / perRank, o = id % perRank;
+        String p = "r" + r + " ";
+        return switch (kind(id)) {
+            case LINK -> p + "link " + router(linkFrom[o]) + "->" + router(linkTo[o]);
+            case STACK -> p + "stack " + topo.stacks().get(o - oStack).id();
+            case PORT_OUT -> p + "port " + topo.ports().get(o - oPortOut).id() + " out";
+            case PORT_IN -> p + "port " + topo.ports().get(o - oPortIn).id() + " in";
+            case NIC_OUT -> p + "nic " + topo.scaleOut().orElseThrow().nics().get(o - oNicOut).id() + " out";
+            case NIC_IN -> p + "nic " + topo.scaleOut().orElseThrow().nics().get(o - oNicIn).id() + " in";
+        };
+    }
+
+    private String router(int r) {
+        var rt = topo.routers().get(r);
+        return rt.id();
+    }
+
+    Port port(int p) {
+        return topo.ports().get(p);
+    }
+}

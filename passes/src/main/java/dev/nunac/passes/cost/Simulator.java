@@ -1,0 +1,430 @@
+package dev.nunac.passes.cost;
+
+import dev.nunac.ir.ChunkRef;
+import dev.nunac.ir.OpKind;
+import dev.nunac.ir.Plan;
+import dev.nunac.ir.Step;
+import dev.nunac.passes.access.Accesses;
+import dev.nunac.passes.place.Placement;
+import dev.nunac.topology.Topology;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Discrete-event simulation of a placed plan (DESIGN §8). Threadblocks run their steps in
+ * order; a step starts when its threadblock is free, its dependencies have finished and, for
+ * a receive or a wait, the matching send's data or signal has arrived. A transfer is cut into a
+ * bounded number of batches, each an event at the time its CU issues it; a batch is split into
+ * parcels by route (source stack, port, destination stack) and pushed through the FIFO servers
+ * on its route ({@link Route}). A send finishes when its CU has issued the last flit (stores are
+ * posted); its receive can start when the last flit is in memory. Deterministic: events are
+ * ordered by time, then by creation.
+ */
+public final class Simulator {
+    private Simulator() {}
+
+    public static SimResult simulate(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg) {
+        return new Run(plan, acc, pl, topo, cfg).run();
+    }
+
+    public static SimResult simulate(Plan plan, Accesses acc, Placement pl, Topology topo) {
+        return simulate(plan, acc, pl, topo, SimConfig.defaults());
+    }
+
+    /** A transfer in flight: the step, its flits, and the batches still to issue. */
+    private static final class Transfer {
+        int step, tb, rank, peer, cu;
+        int kind; // 0 remote store, 1 remote load, 2 local
+        ChunkRef src, dst;
+        long bytes, flits, batchFlits, nextFlit;
+        int domain;
+        double delivered, issued;
+        int inFlight;
+        /** Flits of the next batch already admitted to the CU's window. */
+        long admitted;
+    }
+
+    private static final class Run {
+        final Plan plan;
+        final Placement pl;
+        final Topology topo;
+        final SimConfig cfg;
+        final StepGraph g;
+        final Servers sv;
+        final Routes routes;
+        final PageLookup pages;
+        final Route rt = new Route();
+        final LatencyHistogram hist = new LatencyHistogram();
+        final EventQueue queue = new EventQueue();
+        final double[] done, delivered, start;
+        final int[] pred;
+        final byte[] cause;
+        final int[] next, version;
+        final double[] tbFree, tbBusy;
+        final int[][] waiters;
+        /** Flits each CU (rank · CUs + cu) has outstanding, and the transfers waiting for its window. */
+        final double[] outstanding;
+        final java.util.ArrayDeque<Transfer>[] blocked;
+        final double window;
+        final int[] waiterCount;
+        long events;
+
+        Run(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg) {
+            this.plan = plan;
+            this.pl = pl;
+            this.topo = topo;
+            this.cfg = cfg;
+            g = new StepGraph(plan);
+            if (pl.cuOfTb().length != g.tbCount) {
+                throw new IllegalArgumentException("placement covers " + pl.cuOfTb().length + " of " + g.tbCount + " threadblocks");
+            }
+            sv = new Servers(topo, plan.ranks(), cfg.flitBytes());
+            routes = new Routes(topo, sv, plan.ranks());
+            pages = new PageLookup(acc.space(), pl, topo.stacks().size());
+            int n = g.stepCount;
+            done = nan(n);
+            delivered = nan(n);
+            start = nan(n);
+            pred = new int[n];
+            Arrays.fill(pred, -1);
+            cause = new byte[n];
+            next = new int[g.tbCount];
+            version = new int[g.tbCount];
+            tbFree = new double[g.tbCount];
+            tbBusy = new double[g.tbCount];
+            waiters = new int[n][];
+            waiterCount = new int[n];
+            outstanding = new double[plan.ranks() * topo.cus().size()];
+            @SuppressWarnings("unchecked")
+            java.util.ArrayDeque<Transfer>[] b = new java.util.ArrayDeque[outstanding.length];
+            blocked = b;
+            window = Math.max(1, topo.budgets().outstandingPerCu().value());
+        }
+
+        static double[] nan(int n) {
+            double[] a = new double[n];
+            Arrays.fill(a, Double.NaN);
+            return a;
+        }
+
+        SimResult run() {
+            for (int t = 0; t < g.tbCount; t++) schedule(0, t);
+            while (!queue.isEmpty()) {
+                queue.poll();
+                events++;
+                if (queue.w instanceof Parcel p) move(p, queue.t);
+                else if (queue.w instanceof Transfer t) batch(t, queue.t);
+                else if (queue.versionOf == version[queue.tbOf]) advance(queue.tbOf, queue.t);
+            }
+            return result();
+        }
+
+        void schedule(double time, int tb) {
+            queue.add(time, tb, ++version[tb], null);
+        }
+
+        void wait(int step, int tb) {
+            int[] w = waiters[step];
+            if (w == null) w = waiters[step] = new int[2];
+            else if (waiterCount[step] == w.length) w = waiters[step] = Arrays.copyOf(w, w.length * 2);
+            w[waiterCount[step]++] = tb;
+        }
+
+        void wake(int step, double time) {
+            int n = waiterCount[step];
+            if (n == 0) return;
+            int[] w = waiters[step];
+            waiters[step] = null;
+            waiterCount[step] = 0;
+            for (int i = 0; i < n; i++) schedule(Math.max(time, tbFree[w[i]]), w[i]);
+        }
+
+        /** Tries to start the threadblock's next step at {@code now}. */
+        void advance(int tb, double now) {
+            int s0 = g.tbStart[tb], s1 = g.tbStart[tb + 1];
+            int s = s0 + next[tb];
+            if (s >= s1) return;
+            double ready = tbFree[tb];
+            int why = s > s0 ? s - 1 : -1;
+            byte cz = (byte) (s > s0 ? 1 : 0);
+            for (int d : g.deps[s]) {
+                if (Double.isNaN(done[d])) {
+                    wait(d, tb);
+                    return;
+                }
+                if (done[d] > ready) {
+                    ready = done[d];
+                    why = d;
+                    cz = 2;
+                }
+            }
+            Step st = g.steps[s];
+            if (st.op().receives || st.op() == OpKind.WAIT) {
+                int snd = g.senderOf[s];
+                if (snd >= 0) {
+                    if (Double.isNaN(delivered[snd])) {
+                        wait(snd, tb);
+                        return;
+                    }
+                    if (delivered[snd] > ready) {
+                        ready = delivered[snd];
+                        why = snd;
+                        cz = 3;
+                    }
+                }
+            }
+            if (ready > now) {
+                schedule(ready, tb);
+                return;
+            }
+            start[s] = now;
+            pred[s] = why;
+            cause[s] = cz;
+            execute(s, tb, now);
+        }
+
+        void execute(int s, int tb, double now) {
+            Step st = g.steps[s];
+            OpKind op = st.op();
+            int rank = g.rankOfTb[tb];
+            Transfer tr = null;
+            switch (op) {
+                case SEND, RECV_COPY_SEND, RECV_REDUCE_SEND, RECV_REDUCE_COPY_SEND -> {
+                    int rcv = g.receiverOf[s];
+                    Step rs = rcv >= 0 ? g.steps[rcv] : null;
+                    ChunkRef dst = rs == null ? null : rs.dst() != null ? rs.dst() : rs.src();
+                    int peer = rcv >= 0 ? g.rankOfStep(rcv) : -1;
+                    if (peer >= 0 && dst != null) {
+                        ChunkRef src = st.dst() != null && op.receives ? st.dst() : st.src();
+                        tr = transfer(s, tb, rank, peer, 0, src, dst, st.count());
+                    }
+                }
+                case PUT -> tr = transfer(s, tb, rank, st.peer(), 0, st.src(), st.dst(), st.count());
+                case GET, GET_REDUCE -> tr = transfer(s, tb, rank, st.peer(), 1, st.src(), st.dst(), st.count());
+                case COPY, REDUCE, RESIDUAL_ADD, RECV_REDUCE_COPY -> {
+                    if (st.dst() != null) tr = transfer(s, tb, rank, rank, 2, st.src(), st.dst(), st.count());
+                }
+                case SIGNAL -> {
+                    tr = transfer(s, tb, rank, st.peer(), 0, null, null, 0);
+                }
+                default -> { }
+            }
+            if (tr == null) {
+                complete(s, tb, now);
+                deliver(s, now);
+                return;
+            }
+            batch(tr, now);
+        }
+
+        Transfer transfer(int s, int tb, int rank, int peer, int kind, ChunkRef src, ChunkRef dst, int count) {
+            Transfer t = new Transfer();
+            t.step = s;
+            t.tb = tb;
+            t.rank = rank;
+            t.peer = peer;
+            t.kind = kind;
+            t.cu = pl.cuOfTb()[tb];
+            t.src = src;
+            t.dst = dst;
+            t.bytes = dst == null ? 8 : count * pages.chunkBytes();
+            t.flits = Math.max(1, (t.bytes + cfg.flitBytes() - 1) / cfg.flitBytes());
+            long batches = Math.min(cfg.maxBatches(), Math.max(1, t.flits / cfg.minBatchFlits()));
+            t.batchFlits = (t.flits + batches - 1) / batches;
+            t.domain = pl.domainOfTb()[tb];
+            t.delivered = Double.NEGATIVE_INFINITY;
+            return t;
+        }
+
+        /** Issues the transfer's next batch at {@code now}; schedules the following one. */
+        void batch(Transfer t, double now) {
+            long f0 = t.nextFlit, m = Math.min(t.batchFlits, t.flits - f0);
+            int w0 = t.rank * topo.cus().size() + t.cu;
+            if (t.admitted == 0) {
+                // the CU's outstanding-request window: a flit holds a slot from issue until it is in memory
+                if (outstanding[w0] >= window) {
+                    if (blocked[w0] == null) blocked[w0] = new java.util.ArrayDeque<>();
+                    blocked[w0].add(t);
+                    return;
+                }
+                outstanding[w0] += m;
+            }
+            t.admitted = 0;
+            t.nextFlit += m;
+            int samples = (int) Math.min(m, cfg.samplesPerBatch());
+            double w = (double) m / samples;
+            // parcels: (src stack, exit, dst stack) with flit weights
+            int[] keySrc = new int[samples], keyDst = new int[samples];
+            Routes.Exit[] keyExit = new Routes.Exit[samples];
+            double[] weight = new double[samples];
+            int parcels = 0;
+            for (int j = 0; j < samples; j++) {
+                long f = f0 + (long) ((j + 0.5) * m / samples);
+                long b = Math.min(f * cfg.flitBytes(), Math.max(0, t.bytes - 1));
+                long sa = t.src == null ? -1 : pages.address(t.src, b);
+                long da = t.dst == null ? -1 : pages.address(t.dst, b);
+                int ss = pages.stack(sa), ds;
+                Routes.Exit ex = null;
+                if (t.kind == 2) {
+                    ds = pages.stack(da);
+                } else {
+                    long flitAddr = da >= 0 ? da / cfg.flitBytes() : Hash.mix(t.step * 131L + f);
+                    ds = da >= 0 ? pages.stack(da) : Hash.pick(flitAddr, topo.stacks().size());
+                    int dom = da >= 0 ? pages.domain(da) : t.domain;
+                    if (t.kind == 1) {
+                        // a get reads the peer's page: route by the source page
+                        long ra = sa >= 0 ? sa / cfg.flitBytes() : flitAddr;
+                        ex = routes.exit(t.rank, t.peer, pl.granularity(), sa >= 0 ? pages.domain(sa) : t.domain, ra);
+                    } else {
+                        ex = routes.exit(t.rank, t.peer, pl.granularity(), pl.direct() ? -1 : dom, flitAddr);
+                    }
+                }
+                if (ds < 0) ds = ss >= 0 ? ss : 0;
+                int k = 0;
+                while (k < parcels && !(keySrc[k] == ss && keyDst[k] == ds && java.util.Objects.equals(keyExit[k], ex))) k++;
+                if (k == parcels) {
+                    keySrc[k] = ss;
+                    keyDst[k] = ds;
+                    keyExit[k] = ex;
+                    parcels++;
+                }
+                weight[k] += w;
+            }
+            double issued = now;
+            for (int k = 0; k < parcels; k++) {
+                switch (t.kind) {
+                    case 0 -> routes.remoteStore(rt, t.rank, t.cu, keySrc[k], t.peer, keyDst[k], keyExit[k]);
+                    case 1 -> routes.remoteLoad(rt, t.rank, t.cu, t.peer, keySrc[k] < 0 ? 0 : keySrc[k], keyDst[k], keyExit[k]);
+                    default -> routes.local(rt, t.rank, t.cu, keySrc[k], keyDst[k]);
+                }
+                Parcel p = rt.parcel(weight[k], now, t);
+                t.inFlight++;
+                p.advance(sv.free, sv.busy, now + cfg.horizonNs());
+                issued = Math.max(issued, p.issueTail);
+                if (p.finished()) arrived(p);
+                else queue.add(p.head, t.tb, 0, p);
+            }
+            t.issued = issued;
+            if (t.nextFlit < t.flits) {
+                queue.add(issued, t.tb, 0, t);
+            } else if (t.kind == 0) {
+                complete(t.step, t.tb, issued);
+                if (t.inFlight == 0) deliver(t.step, t.delivered);
+            } else if (t.inFlight == 0) {
+                complete(t.step, t.tb, t.delivered);
+                deliver(t.step, t.delivered);
+            }
+        }
+
+        void move(Parcel p, double now) {
+            p.advance(sv.free, sv.busy, now + cfg.horizonNs());
+            if (p.finished()) arrived(p);
+            else queue.add(p.head, -1, 0, p);
+        }
+
+        /** A parcel's tail is in memory: record its latencies; the last one delivers the transfer. */
+        void arrived(Parcel p) {
+            Transfer t = (Transfer) p.owner;
+            t.delivered = Math.max(t.delivered, p.tail);
+            release(t.rank * topo.cus().size() + t.cu, p.m, p.tail);
+            if (t.kind != 2) hist.addSpread(p.head - p.headStore, p.tail - p.tailStore, p.m);
+            t.inFlight--;
+            if (t.inFlight > 0 || t.nextFlit < t.flits) return;
+            if (t.kind == 0) {
+                if (!Double.isNaN(done[t.step])) deliver(t.step, t.delivered);
+            } else {
+                complete(t.step, t.tb, t.delivered);
+                deliver(t.step, t.delivered);
+            }
+        }
+
+        /** Frees window slots at {@code time} and admits the transfers waiting for them, in order. */
+        void release(int w0, double flits, double time) {
+            outstanding[w0] -= flits;
+            java.util.ArrayDeque<Transfer> q = blocked[w0];
+            while (q != null && !q.isEmpty() && outstanding[w0] < window) {
+                Transfer t = q.poll();
+                t.admitted = Math.min(t.batchFlits, t.flits - t.nextFlit);
+                outstanding[w0] += t.admitted;
+                queue.add(time, t.tb, 0, t);
+            }
+        }
+
+        /** The threadblock is done with step {@code s} at {@code end} and moves on. */
+        void complete(int s, int tb, double end) {
+            done[s] = end;
+            tbBusy[tb] += end - start[s];
+            tbFree[tb] = end;
+            next[tb]++;
+            wake(s, end);
+            schedule(end, tb);
+        }
+
+        /** Step {@code s}'s data (or signal) is at its destination. */
+        void deliver(int s, double time) {
+            delivered[s] = Math.max(time, done[s]);
+            wake(s, delivered[s]);
+        }
+
+        SimResult result() {
+            double completion = 0;
+            for (int s = 0; s < g.stepCount; s++) {
+                if (Double.isNaN(done[s]) || Double.isNaN(delivered[s])) {
+                    int tb = g.tbOfStep[s];
+                    throw new IllegalStateException("the simulation stalled: r" + g.rankOfTb[tb] + " threadblock "
+                            + plan.rank(g.rankOfTb[tb]).threadblocks().get(tb - firstTbOfRank(g.rankOfTb[tb])).id()
+                            + " step " + g.steps[s].index() + " never ran (a receive without its send, or a dependency cycle)");
+                }
+                completion = Math.max(completion, delivered[s]);
+            }
+            List<TbTiming> tbs = new ArrayList<>(g.tbCount);
+            for (int t = 0; t < g.tbCount; t++) {
+                int r = g.rankOfTb[t];
+                int id = plan.rank(r).threadblocks().get(t - firstTbOfRank(r)).id();
+                double fin = tbFree[t];
+                tbs.add(new TbTiming(r, id, pl.cuOfTb()[t], fin, tbBusy[t], Math.max(0, fin - tbBusy[t])));
+            }
+            List<Utilisation> util = new ArrayList<>();
+            for (int i = 0; i < sv.busy.length; i++) {
+                if (sv.busy[i] <= 0) continue;
+                util.add(new Utilisation(sv.name(i), kindName(sv.kind(i)), sv.busy[i], completion > 0 ? sv.busy[i] / completion : 0));
+            }
+            util.sort(Comparator.comparingDouble(Utilisation::busyNs).reversed().thenComparing(Utilisation::server));
+            return new SimResult(completion, hist.stats(), hist, List.copyOf(util), List.copyOf(tbs), criticalPath(), events);
+        }
+
+        int firstTbOfRank(int r) {
+            int t = 0;
+            for (int q = 0; q < r; q++) t += plan.rank(q).threadblocks().size();
+            return t;
+        }
+
+        List<CriticalStep> criticalPath() {
+            int last = -1;
+            for (int s = 0; s < g.stepCount; s++) if (last < 0 || delivered[s] > delivered[last]) last = s;
+            List<CriticalStep> out = new ArrayList<>();
+            String[] causes = {"start", "previous step", "dependency", "peer data"};
+            for (int s = last, guard = 0; s >= 0 && guard < g.stepCount; s = pred[s], guard++) {
+                int tb = g.tbOfStep[s], r = g.rankOfTb[tb];
+                int id = plan.rank(r).threadblocks().get(tb - firstTbOfRank(r)).id();
+                out.add(new CriticalStep(r, id, g.steps[s].index(), g.steps[s].op().mnemonic(), start[s], delivered[s],
+                        causes[cause[s]]));
+            }
+            java.util.Collections.reverse(out);
+            return List.copyOf(out);
+        }
+
+        static String kindName(Servers.Kind k) {
+            return switch (k) {
+                case LINK -> "link";
+                case STACK -> "stack";
+                case PORT_OUT -> "port-out";
+                case PORT_IN -> "port-in";
+                case NIC_OUT -> "nic-out";
+                case NIC_IN -> "nic-in";
+            };
+        }
+    }
+}

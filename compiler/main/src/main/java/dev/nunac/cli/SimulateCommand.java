@@ -66,7 +66,7 @@ final class SimulateCommand implements Command {
         if (dir != null) {
             new OutputFiles().add("store-latency.csv", s.histogram().csv(SimulationText.BIN_NS))
                     .add("utilisation.csv", SimulationText.utilisationCsv(s))
-                    .add("threadblocks.csv", SimulationText.threadblocksCsv(s)).writeTo(Path.of(dir));
+                    .add("threadblocks.csv", SimulationText.threadblocksCsv(s)).writeTo(CommonOptions.path(dir, "--csv"));
         }
         return 0;
     }

@@ -80,13 +80,15 @@ final class EntryPoints {
     }
 
     /**
-     * Command lines from a pool of commands, options and values. Commands that write get
-     * {@code -o OUT} right after the command word (the first -o wins), so nothing lands outside
-     * the campaign's folder.
+     * Command lines from a pool of commands, options and values, and valid ones edited. Commands
+     * that write get {@code -o OUT} (simulate: {@code --csv OUT}) right after the command word
+     * (the first value wins), so nothing lands outside the campaign's folder. {@code run} is left
+     * out: it launches the runtime, whose failures exit 4.
      */
     static EntryPoint commandLine() {
         Path ex = TestPaths.examples();
-        List<String> pool = List.of("compile", "check", "ir", "export", "topo", "help", "list", "show", "validate",
+        List<String> pool = List.of("compile", "check", "ir", "export", "topo", "help", "list", "show", "validate", "simulate",
+                "compare", "--flit", "--sizes", "--policies", "64KB,1MiB", "auto", "256",
                 "--topo", "-D", "--limit", "--emit", "--nar", "--size", "--policy", "--dump-after", "--verbose", "--help",
                 "--expanded", "--topo-override", "--bogus", "-", "--", "-h", "--version",
                 "mi300x", "nuna-4die", "b200", "nosuch", "ranks=4", "ranks=2", "ranks=99999999999", "ranks=-1", "ranks=",
@@ -104,10 +106,13 @@ final class EntryPoints {
                 List.of("ir", plan, "-D", "ranks=2", "--verbose"),
                 List.of("export", plan, "-D", "ranks=2"),
                 List.of("topo", "show", "mi300x", "--expanded"),
-                List.of(plan, "--topo", "mi300x", "--dump-after", "check"));
+                List.of(plan, "--topo", "mi300x", "--dump-after", "check"),
+                List.of("simulate", plan, "--topo", "nuna-4die", "-D", "ranks=2", "--size", "64KB", "--nar", "2"),
+                List.of("compare", plan, "--topo", "mi300x", "-D", "ranks=2", "--sizes", "4KB,64KB", "--policies", "ua,nap+nar"));
         var cases = net.jqwik.api.Arbitraries.oneOf(Generators.commandLine(pool), Generators.editedCommandLine(valid, pool));
         return new EntryPoint("command-line", List.of(), cases, (c, in, out) -> {
             List<String> a = new ArrayList<>(c.args());
+            if (!a.isEmpty() && a.get(0).equals("simulate")) a.addAll(1, List.of("--csv", out.toString()));
             if (!a.isEmpty() && (a.get(0).equals("compile") || a.get(0).equals("export")
                     || !a.get(0).startsWith("-") && (a.get(0).contains(".") || a.get(0).contains("/")))) {
                 a.addAll(1, List.of("-o", a.get(0).equals("export") ? out.resolve("plan.xml").toString() : out.toString()));

@@ -127,4 +127,17 @@ class DocumentedErrorsTest {
         assertEquals(2, run("topo", "show", "x\uD800.json").exit());
         assertEquals(2, run(TestPaths.examples().resolve("allgather-direct.msccl").toString(), "--topo", "mi300x", "-o", "out\uD800").exit());
     }
+
+    @Test
+    void absurdLatencyInATopologyStillCompilesAndSimulates(@TempDir Path d) throws Exception {
+        // Found by the fuzz campaign: a latency of 2^63 ns made the cost model's histogram index overflow.
+        String spec = Files.readString(TestPaths.repoRoot().resolve("topology-specs/nuna-4die.json"), StandardCharsets.UTF_8);
+        int at = spec.indexOf("\"value\"", spec.indexOf("\"cuToNocNs\""));
+        String slow = spec.substring(0, at) + spec.substring(at).replaceFirst("\"value\": *[0-9.]+", "\"value\": 9223372036854775808");
+        Path f = write(d, "slow.json", slow);
+        String plan = TestPaths.examples().resolve("allgather-direct.msccl").toString();
+        CliRun r = run(plan, "-D", "ranks=2", "--topo", f.toString(), "-o", d.resolve("out").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(0, run("simulate", plan, "-D", "ranks=2", "--topo", f.toString(), "--csv", d.resolve("csv").toString()).exit());
+    }
 }

@@ -10,13 +10,15 @@ import java.util.Locale;
  * cost stays bounded for large transfers while totals and the mean stay exact.
  */
 public final class LatencyHistogram {
+    /** Latencies from this many ns on share the last bin, so memory stays bounded whatever a spec says (max stays exact). */
+    static final int MAX_BINS = 1 << 20;
     private double[] bins = new double[2048];
     private double count, sum, max = Double.NEGATIVE_INFINITY, min = Double.POSITIVE_INFINITY;
 
     void add(double latencyNs, double weight) {
         if (weight <= 0) return;
-        int b = (int) Math.max(0, Math.floor(latencyNs));
-        if (b >= bins.length) bins = Arrays.copyOf(bins, Math.max(b + 1, bins.length * 2));
+        int b = (int) Math.min(MAX_BINS - 1, Math.max(0, Math.floor(latencyNs)));
+        if (b >= bins.length) bins = Arrays.copyOf(bins, Math.min(MAX_BINS, Math.max(b + 1, bins.length * 2)));
         bins[b] += weight;
         count += weight;
         sum += latencyNs * weight;
@@ -51,7 +53,7 @@ public final class LatencyHistogram {
     /** Counts in bins of {@code width} ns from the lowest to the highest occupied bin. */
     public double[][] coarse(int width) {
         if (count == 0) return new double[0][];
-        int lo = (int) Math.floor(min) / width, hi = (int) Math.floor(max) / width;
+        int lo = (int) Math.min(Math.floor(min), MAX_BINS - 1) / width, hi = (int) Math.min(Math.floor(max), MAX_BINS - 1) / width;
         double[][] out = new double[hi - lo + 1][2];
         for (int i = 0; i < out.length; i++) out[i][0] = (double) (lo + i) * width;
         for (int b = lo * width; b < Math.min(bins.length, (hi + 1) * width); b++) out[b / width - lo][1] += bins[b];

@@ -134,7 +134,8 @@ public final class MscclppJsonImporter {
         String type = m.string("channel_type");
         if (type == null) return;
         if (type.equals("switch")) {
-            String buf = OpLowering.BUFFERS.get(m.string("buffer_type"));
+            String letter = m.string("buffer_type");
+            String buf = letter == null ? null : OpLowering.BUFFERS.get(letter); // Map.of refuses get(null)
             List<Integer> group = List.of();
             for (JsonNode rg : m.array("rank_groups", false)) {
                 if (!Members.isObject(rg, "a rank group", d)) continue;
@@ -142,7 +143,7 @@ public final class MscclppJsonImporter {
                 for (JsonNode r : new Members(rg, "rank group", d).array("ranks", false)) rs.add(m.integer(r, "ranks", 0));
                 if (rs.contains(rank)) group = rs;
             }
-            if (buf == null) d.error(c.pos(), "switch channel needs a buffer_type of i, o or s");
+            if (letter != null && buf == null) d.error(c.pos(), "switch channel needs a buffer_type of i, o or s");
             switches.add(new Resources.SwitchChannel(buf, group));
         } else if (type.equals("memory") || type.equals("port")) {
             for (JsonNode p : m.array("connected_to", false)) {

@@ -176,4 +176,13 @@ class JsonImporterTest {
         assertEquals(ErrorKind.INPUT, o.kind());
         assertEquals("p.json:1:5: error: JSON nested deeper than 3 levels (raise the limit with --limit nesting=N)", o.first());
     }
+
+    @Test
+    void switchChannelWithoutBufferType() {
+        // Found by the fuzz campaign: a missing buffer_type was an internal error.
+        String json = plan("{\"name\": \"nop\"}").replace("\"buffer_type\": \"i\", ", "");
+        Outcome o = Outcome.of(() -> read(json));
+        assertEquals(ErrorKind.PLAN, o.kind());
+        assertEquals(List.of("p.json:3:64: error: channel has no 'buffer_type'"), o.messages());
+    }
 }

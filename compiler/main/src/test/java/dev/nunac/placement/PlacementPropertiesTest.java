@@ -139,8 +139,11 @@ class PlacementPropertiesTest {
         int n = box > 0 && topo.scaleOut().map(so -> so.nics().isEmpty()).orElse(true) ? Math.min(ranks, box) : ranks;
         if (n < 2) return;
         Map<String, String> defines = Map.of("ranks", String.valueOf(n));
-        double nap = Nunac.compileSource(example, text, defines, topo, new PlacementOptions(Policy.NAP_NAR,
-                PlacementOptions.NAR_DEFAULT, size)).placement().stats().meanCuPortHops();
+        CompileResult napResult = Nunac.compileSource(example, text, defines, topo, new PlacementOptions(Policy.NAP_NAR,
+                PlacementOptions.NAR_DEFAULT, size));
+        // when the cost model picks hashing (granularity 1) there is no NAR to be near to
+        if (napResult.nar().granularity() == 1 && !napResult.nar().direct()) return;
+        double nap = napResult.placement().stats().meanCuPortHops();
         double ua = Nunac.compileSource(example, text, defines, topo, new PlacementOptions(Policy.UA,
                 PlacementOptions.NAR_DEFAULT, size)).placement().stats().meanCuPortHops();
         assertTrue(nap <= ua + 1e-9, "nap+nar " + nap + " > ua " + ua);

@@ -22,6 +22,10 @@ public final class ChunkSpace {
     private final List<Storage> storages = new ArrayList<>();
     private final List<Map<String, Storage>> byRank = new ArrayList<>();
     private final int size;
+    /** Per rank, every buffer name with its aliasing resolved once: id = base + index. */
+    private final Name[][] names;
+
+    private record Name(String name, int base, int lo, int hi) {}
 
     public ChunkSpace(Plan plan) {
         this.plan = plan;
@@ -44,6 +48,23 @@ public final class ChunkSpace {
             byRank.add(m);
         }
         size = next;
+        names = new Name[plan.ranks()][];
+        for (RankPlan rp : plan.rankPlans()) {
+            List<Name> ns = new ArrayList<>();
+            List<String> all = new ArrayList<>();
+            for (Buffer b : rp.buffers()) all.add(b.name());
+            if (!all.contains(Buffer.INPUT)) all.add(Buffer.INPUT);
+            if (!all.contains(Buffer.OUTPUT)) all.add(Buffer.OUTPUT);
+            for (String name : all) {
+                // aliasing is a shift of the index into the canonical buffer
+                BufferLayout.Slot at0 = BufferLayout.resolve(plan, rp.rank(), name, 0);
+                Storage st = byRank.get(rp.rank()).get(at0.buffer());
+                if (st == null) continue;
+                int off = at0.index();
+                ns.add(new Name(name, st.firstId() + off, -off, st.chunks() - off));
+            }
+            names[rp.rank()] = ns.toArray(new Name[0]);
+        }
     }
 
     /** A buffer that others alias into (in-place all-gather's output) must hold their slots too. */
@@ -70,12 +91,13 @@ public final class ChunkSpace {
 
     /** The id of chunk {@code index} of {@code buffer} on {@code rank}, aliases resolved. */
     public int id(int rank, String buffer, int index) {
-        BufferLayout.Slot s = BufferLayout.resolve(plan, rank, buffer, index);
-        Storage st = byRank.get(rank).get(s.buffer());
-        if (st == null || s.index() < 0 || s.index() >= st.chunks()) {
-            throw new IllegalArgumentException("no chunk r" + rank + ":" + buffer + "[" + index + "]");
+        for (Name n : names[rank]) {
+            if (n.name.equals(buffer)) {
+                if (index < n.lo || index >= n.hi) break;
+                return n.base + index;
+            }
         }
-        return st.firstId() + s.index();
+        throw new IllegalArgumentException("no chunk r" + rank + ":" + buffer + "[" + index + "]");
     }
 
     public Storage storageOf(int id) {

@@ -2,6 +2,7 @@ package dev.nunac.passes.check;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.ir.BufferLayout;
+import dev.nunac.passes.access.ChunkSpace;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.Dep;
 import dev.nunac.ir.OpKind;
@@ -29,8 +30,9 @@ import java.util.Map;
 final class SymbolicExecution {
     private final Plan plan;
     private final Transfers transfers;
-    /** Per rank: canonical slot → value. */
-    final List<Map<BufferLayout.Slot, ChunkValue>> memory = new ArrayList<>();
+    /** Chunk ids after in-place aliasing, and the value each holds (null: nothing yet). */
+    private final ChunkSpace space;
+    private final ChunkValue[] memory;
     private final int[][] base; // global step id = base[rank][tb] + step
     private final int[][] pc;
     private final boolean[] done;
@@ -40,8 +42,8 @@ final class SymbolicExecution {
     private final boolean flaggedData;
     private final ArrayDeque<int[]> work = new ArrayDeque<>();
     private boolean[][] queued;
-    /** Per rank: empty slot → threadblocks spinning on it. */
-    private final List<Map<BufferLayout.Slot, List<int[]>>> slotWaiters = new ArrayList<>();
+    /** Empty chunk id → threadblocks spinning on it. */
+    private final Map<Integer, List<int[]>> slotWaiters = new HashMap<>();
     /** Output chunks found wrong by the postcondition. */
     int wrongChunks;
 
@@ -65,12 +67,11 @@ final class SymbolicExecution {
         for (int r = 0; r < plan.ranks(); r++) maxIn = Math.max(maxIn, BufferLayout.capacity(plan, r, "input"));
         inputChunks = Math.max(1, maxIn);
         flaggedData = plan.protocol() == Protocol.LL || plan.protocol() == Protocol.LL128;
+        space = new ChunkSpace(plan);
+        memory = new ChunkValue[space.size()];
         for (int r = 0; r < plan.ranks(); r++) {
-            Map<BufferLayout.Slot, ChunkValue> m = new HashMap<>();
             int cap = BufferLayout.capacity(plan, r, "input");
-            for (int i = 0; i < cap; i++) m.put(BufferLayout.resolve(plan, r, "input", i), ChunkValue.input(id(r, i)));
-            memory.add(m);
-            slotWaiters.add(new HashMap<>());
+            for (int i = 0; i < cap; i++) memory[space.id(r, "input", i)] = ChunkValue.input(id(r, i));
         }
     }
 
@@ -89,22 +90,18 @@ final class SymbolicExecution {
     /** Runs to completion or deadlock; reports the deadlock. Returns true when every step ran. */
     boolean run(Diagnostics diags) {
         // Who may become runnable when a step completes: its dependants and its transfer partner.
-        Map<Integer, List<int[]>> waiters = new HashMap<>();
-        for (RankPlan rp : plan.rankPlans()) {
-            for (Threadblock t : rp.threadblocks()) {
-                for (Step s : t.steps()) {
-                    for (Dep d : s.deps()) {
-                        waiters.computeIfAbsent(base[rp.rank()][d.tb()] + d.step(), k -> new ArrayList<>())
-                                .add(new int[] {rp.rank(), t.id()});
+        Waiters waiters = new Waiters(done.length);
+        for (int pass = 0; pass < 2; pass++) {
+            for (RankPlan rp : plan.rankPlans()) {
+                for (Threadblock t : rp.threadblocks()) {
+                    for (Step s : t.steps()) {
+                        for (Dep d : s.deps()) waiters.add(pass, base[rp.rank()][d.tb()] + d.step(), rp.rank(), t.id());
                     }
                 }
             }
-        }
-        for (Transfers.Transfer tr : transfers.transfers()) {
-            waiters.computeIfAbsent(gid(tr.from()), k -> new ArrayList<>()).add(new int[] {tr.to().rank(), tr.to().tb()});
-        }
-        for (Transfers.Transfer tr : transfers.signals()) {
-            waiters.computeIfAbsent(gid(tr.from()), k -> new ArrayList<>()).add(new int[] {tr.to().rank(), tr.to().tb()});
+            for (Transfers.Transfer tr : transfers.transfers()) waiters.add(pass, gid(tr.from()), tr.to().rank(), tr.to().tb());
+            for (Transfers.Transfer tr : transfers.signals()) waiters.add(pass, gid(tr.from()), tr.to().rank(), tr.to().tb());
+            if (pass == 0) waiters.allocate();
         }
         queued = new boolean[plan.ranks()][];
         for (RankPlan rp : plan.rankPlans()) {
@@ -124,14 +121,14 @@ final class SymbolicExecution {
                 if (!ready(r, tb, s)) break;
                 ChunkRef missing = unwritten(r, s);
                 if (missing != null) {
-                    slotWaiters.get(missing.rank()).computeIfAbsent(slot(missing), k -> new ArrayList<>()).add(rt);
+                    slotWaiters.computeIfAbsent(slot(missing), k -> new ArrayList<>()).add(rt);
                     break;
                 }
                 execute(r, tb, s);
                 int g = base[r][t] + s.index();
                 done[g] = true;
                 pc[r][t]++;
-                for (int[] w : waiters.getOrDefault(g, List.of())) wake(w);
+                for (int i = waiters.start[g]; i < waiters.start[g + 1]; i++) wake(waiters.rank[i], waiters.tb[i]);
             }
         }
         List<String> stuck = new ArrayList<>();
@@ -152,15 +149,43 @@ final class SymbolicExecution {
         return false;
     }
 
-    private void wake(int[] w) {
-        if (!queued[w[0]][w[1]]) {
-            queued[w[0]][w[1]] = true;
-            work.add(w);
+    private void wake(int rank, int tb) {
+        if (!queued[rank][tb]) {
+            queued[rank][tb] = true;
+            work.add(new int[] {rank, tb});
         }
     }
 
-    private BufferLayout.Slot slot(ChunkRef c) {
-        return BufferLayout.resolve(plan, c.rank(), c.buffer(), c.index());
+    /** Who waits on each step, as compressed rows: waiters of step g at [start[g], start[g+1]). */
+    private static final class Waiters {
+        final int[] start;
+        int[] rank = new int[0], tb = new int[0];
+        private int[] fill;
+
+        Waiters(int steps) {
+            start = new int[steps + 1];
+        }
+
+        void add(int pass, int g, int r, int t) {
+            if (pass == 0) {
+                start[g + 1]++;
+            } else {
+                int i = start[g] + fill[g]++;
+                rank[i] = r;
+                tb[i] = t;
+            }
+        }
+
+        void allocate() {
+            for (int g = 0; g + 1 < start.length; g++) start[g + 1] += start[g];
+            rank = new int[start[start.length - 1]];
+            tb = new int[rank.length];
+            fill = new int[start.length];
+        }
+    }
+
+    private int slot(ChunkRef c) {
+        return space.id(c.rank(), c.buffer(), c.index());
     }
 
     /**
@@ -170,10 +195,9 @@ final class SymbolicExecution {
     private ChunkRef unwritten(int r, Step s) {
         if (!flaggedData || !s.op().readsSrc || s.src() == null) return null;
         int rank = s.op() == OpKind.GET || s.op() == OpKind.GET_REDUCE ? s.peer() : r;
-        Map<BufferLayout.Slot, ChunkValue> m = memory.get(rank);
         for (int i = 0; i < s.src().count(); i++) {
             ChunkRef c = new ChunkRef(rank, s.src().buffer(), s.src().index() + i, 1);
-            if (m.get(slot(c)) == null) return c;
+            if (memory[slot(c)] == null) return c;
         }
         return null;
     }
@@ -237,22 +261,18 @@ final class SymbolicExecution {
 
     private ChunkValue[] read(int rank, ChunkRef c) {
         ChunkValue[] v = new ChunkValue[c.count()];
-        Map<BufferLayout.Slot, ChunkValue> m = memory.get(rank);
-        for (int i = 0; i < c.count(); i++) v[i] = m.get(BufferLayout.resolve(plan, rank, c.buffer(), c.index() + i));
+        for (int i = 0; i < c.count(); i++) v[i] = memory[space.id(rank, c.buffer(), c.index() + i)];
         return v;
     }
 
     private void write(int rank, ChunkRef c, ChunkValue[] v) {
-        Map<BufferLayout.Slot, ChunkValue> m = memory.get(rank);
         for (int i = 0; i < c.count(); i++) {
-            BufferLayout.Slot slot = BufferLayout.resolve(plan, rank, c.buffer(), c.index() + i);
+            int slot = space.id(rank, c.buffer(), c.index() + i);
             ChunkValue x = v == null || i >= v.length ? ChunkValue.UNDEFINED : v[i];
-            if (x == null) {
-                m.remove(slot);
-            } else {
-                m.put(slot, x);
-                List<int[]> spinning = slotWaiters.get(rank).remove(slot);
-                if (spinning != null) for (int[] w : spinning) wake(w);
+            memory[slot] = x;
+            if (x != null && !slotWaiters.isEmpty()) {
+                List<int[]> spinning = slotWaiters.remove(slot);
+                if (spinning != null) for (int[] w : spinning) wake(w[0], w[1]);
             }
         }
     }
@@ -267,6 +287,10 @@ final class SymbolicExecution {
     }
 
     ChunkValue valueAt(int rank, String buffer, int index) {
-        return memory.get(rank).get(BufferLayout.resolve(plan, rank, buffer, index));
+        try {
+            return memory[space.id(rank, buffer, index)];
+        } catch (IllegalArgumentException e) {
+            return null; // the plan has no such chunk: the postcondition reports "nothing"
+        }
     }
 }

@@ -68,6 +68,7 @@ final class CompileCommand implements Command {
                     + String.join(", ", Driver.PIPELINE.names()) + ")");
         }
         Topology topo = CommonOptions.topology(cl, NAME);
+        long tTopo = System.nanoTime();
         Plan plan = PlanLoader.load(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl));
         long tParsed = System.nanoTime();
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter,
@@ -80,7 +81,7 @@ final class CompileCommand implements Command {
         Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
         List<Path> written = out.writeTo(dir);
         if (cl.hasOption("timings")) {
-            Timings.print(io, tParsed - t0, r.nanosByPass(), tPlaced - tParsed, System.nanoTime() - tPlaced);
+            Timings.print(io, tTopo - t0, tParsed - tTopo, r.nanosByPass(), tPlaced - tParsed, System.nanoTime() - tPlaced);
         }
         io.err().println("nunac: " + plan.name() + " on " + topo.name() + ", policy " + r.placement().policy().id()
                 + ", NAR " + r.nar().label() + ": wrote " + String.join(", ", written.stream().map(Path::toString).toList()));

@@ -7,7 +7,9 @@ import java.util.Map;
 final class Timings {
     private Timings() {}
 
-    static void print(Io io, long parseNanos, Map<String, Long> passes, long pipelineAndBaselineNanos, long emitNanos) {
+    static void print(Io io, long topologyNanos, long parseNanos, Map<String, Long> passes, long pipelineAndBaselineNanos,
+                      long emitNanos) {
+        io.err().printf(Locale.ROOT, "%-22s %9.1f ms%n", "topology", topologyNanos / 1e6);
         io.err().printf(Locale.ROOT, "%-22s %9.1f ms%n", "parse", parseNanos / 1e6);
         long inPasses = 0;
         for (var e : passes.entrySet()) {

@@ -28,8 +28,15 @@ public final class CanonicalJson {
                 sb.append("{}");
                 return;
             }
-            TreeMap<String, Object> sorted = new TreeMap<>();
-            for (Map.Entry<?, ?> e : m.entrySet()) sorted.put(String.valueOf(e.getKey()), e.getValue());
+            Map<String, Object> sorted;
+            if (m instanceof java.util.SortedMap<?, ?> sm && sm.comparator() == null && sm.firstKey() instanceof String) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> already = (Map<String, Object>) m; // string keys in natural order: no copy
+                sorted = already;
+            } else {
+                sorted = new TreeMap<>();
+                for (Map.Entry<?, ?> e : m.entrySet()) sorted.put(String.valueOf(e.getKey()), e.getValue());
+            }
             sb.append("{\n");
             int i = 0;
             for (Map.Entry<String, Object> e : sorted.entrySet()) {
@@ -92,6 +99,15 @@ public final class CanonicalJson {
     }
 
     private static void string(StringBuilder sb, String s) {
+        boolean plain = true;
+        for (int i = 0; i < s.length() && plain; i++) {
+            char c = s.charAt(i);
+            plain = c >= 0x20 && c != '"' && c != '\\';
+        }
+        if (plain) {
+            sb.append('"').append(s).append('"');
+            return;
+        }
         sb.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

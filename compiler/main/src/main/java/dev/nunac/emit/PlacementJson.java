@@ -8,7 +8,7 @@ import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.place.PlacementStats;
 import dev.nunac.passes.realise.Realised;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
 
@@ -23,10 +23,10 @@ public final class PlacementJson {
     private PlacementJson() {}
 
     public static String emit(CompileResult r, PlacementStats baseline) {
-        Map<String, Object> root = new LinkedHashMap<>();
+        Map<String, Object> root = new TreeMap<>();
         root.put("schema", "nunac-placement");
         root.put("version", VERSION);
-        Map<String, Object> plan = new LinkedHashMap<>();
+        Map<String, Object> plan = new TreeMap<>();
         plan.put("name", r.plan().name());
         plan.put("collective", r.plan().collective().id());
         plan.put("ranks", r.plan().ranks());
@@ -34,7 +34,7 @@ public final class PlacementJson {
         plan.put("threadblocks", r.plan().threadblockCount());
         plan.put("steps", r.plan().stepCount());
         root.put("plan", plan);
-        Map<String, Object> topo = new LinkedHashMap<>();
+        Map<String, Object> topo = new TreeMap<>();
         topo.put("name", r.topology().name());
         topo.put("cus", r.topology().cus().size());
         topo.put("stacks", r.topology().stacks().size());
@@ -49,7 +49,7 @@ public final class PlacementJson {
         root.put("page_bytes", pl.pageBytes());
         root.put("nar", nar(r.nar()));
         root.put("ranks", ranks(r));
-        Map<String, Object> summary = new LinkedHashMap<>();
+        Map<String, Object> summary = new TreeMap<>();
         summary.put(pl.policy().id(), stats(pl.stats()));
         if (baseline != null) summary.put("ua", stats(baseline));
         summary.put("logical_groups", r.groups().groups().size());
@@ -58,13 +58,13 @@ public final class PlacementJson {
     }
 
     private static Map<String, Object> nar(NarChoice n) {
-        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Object> m = new TreeMap<>();
         m.put("granularity", n.granularity());
         m.put("direct", n.direct());
         m.put("reason", n.reason());
         List<Object> cands = new ArrayList<>();
         for (NarChoice.Candidate c : n.candidates()) {
-            Map<String, Object> cm = new LinkedHashMap<>();
+            Map<String, Object> cm = new TreeMap<>();
             cm.put("granularity", c.granularity());
             cm.put("estimate_ns", c.estimateNs());
             cands.add(cm);
@@ -78,13 +78,13 @@ public final class PlacementJson {
         Placement pl = r.placement();
         int base = 0;
         for (Realised.RankLaunch rl : r.realised().ranks()) {
-            Map<String, Object> rm = new LinkedHashMap<>();
+            Map<String, Object> rm = new TreeMap<>();
             rm.put("rank", rl.rank());
             rm.put("grid", rl.grid());
             List<Object> tbs = new ArrayList<>();
             for (int t = 0; t < rl.slotOfTb().length; t++) {
                 TbAccess a = r.accesses().threadblocks().get(base + t);
-                Map<String, Object> tm = new LinkedHashMap<>();
+                Map<String, Object> tm = new TreeMap<>();
                 tm.put("tb", t);
                 tm.put("cu", pl.cuOfTb()[base + t]);
                 tm.put("mask", Realised.hex(rl.tbMasks().get(t)));
@@ -98,7 +98,7 @@ public final class PlacementJson {
             rm.put("threadblocks", tbs);
             List<Object> streams = new ArrayList<>();
             for (Realised.StreamMask s : rl.streams()) {
-                Map<String, Object> sm = new LinkedHashMap<>();
+                Map<String, Object> sm = new TreeMap<>();
                 sm.put("domain", s.domain());
                 sm.put("mask", Realised.hex(s.mask()));
                 sm.put("cus", s.cus());
@@ -109,7 +109,7 @@ public final class PlacementJson {
             List<Object> bufs = new ArrayList<>();
             for (PageMap pm : pl.pages()) {
                 if (pm.rank() != rl.rank() || pm.stack().length == 0) continue;
-                Map<String, Object> bm = new LinkedHashMap<>();
+                Map<String, Object> bm = new TreeMap<>();
                 bm.put("buffer", pm.buffer());
                 bm.put("pages", pm.stack().length);
                 bm.put("stack", pm.stack());
@@ -124,7 +124,7 @@ public final class PlacementJson {
     }
 
     static Map<String, Object> stats(PlacementStats s) {
-        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Object> m = new TreeMap<>();
         m.put("mean_cu_port_hops", s.meanCuPortHops());
         m.put("max_cu_port_hops", s.maxCuPortHops());
         m.put("mean_stack_port_hops", s.meanStackPortHops());

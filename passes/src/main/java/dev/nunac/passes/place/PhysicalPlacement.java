@@ -99,6 +99,10 @@ public final class PhysicalPlacement implements Pass {
         final Map<Integer, int[]> cusNearStack = new HashMap<>();
         final Map<Integer, Integer> domainOfStack = new HashMap<>();
         final Map<String, int[]> stacksNearPorts = new HashMap<>();
+        /** One array per distinct port set, so orders can be cached by identity. */
+        final Map<Long, int[]> portSets = new HashMap<>();
+        final Map<int[], int[]> cuOrders = new java.util.IdentityHashMap<>();
+        final Map<int[], int[]> stackOrders = new java.util.IdentityHashMap<>();
         int cuSpills, cuOverflows, stackSpills, stackOverflows;
 
         Placer(Plan plan, Accesses acc, LogicalGroups groups, NarChoice nar, Topology topo, PlacementOptions opt) {
@@ -210,7 +214,7 @@ public final class PhysicalPlacement implements Pass {
                 for (int m : groups.groups().get(gi).members()) {
                     TbAccess t = acc.threadblocks().get(m);
                     int[] ports = portsOf(t.rank(), t.peer(), domain);
-                    int[] order = topo.cusByDistance(ports);
+                    int[] order = cuOrders.computeIfAbsent(ports, topo::cusByDistance);
                     int share = share(nCus, ports);
                     cuOfTb[m] = take(t.rank(), m, order, share);
                     if (ports == nicPorts) domainOfTb[m] = -1;
@@ -226,6 +230,13 @@ public final class PhysicalPlacement implements Pass {
 
         /** The ports a threadblock on {@code rank} uses to reach {@code peer} (or receives through). */
         int[] portsOf(int rank, int peer, int domain) {
+            boolean cross = peer >= 0 && peer / boxSize != rank / boxSize;
+            int g = direct ? Math.max(1, topo.scaleUp().gpus()) : 1;
+            long key = cross ? -1 : direct ? ((long) (rank % g) << 32 | (peer < 0 ? 0xffffffffL : peer % g)) : (1L << 62) + domain;
+            return portSets.computeIfAbsent(key, x -> computePorts(rank, peer, domain));
+        }
+
+        private int[] computePorts(int rank, int peer, int domain) {
             if (peer >= 0 && peer / boxSize != rank / boxSize) return nicPorts;
             if (direct) {
                 if (peer < 0) return allPorts;
@@ -354,7 +365,7 @@ public final class PhysicalPlacement implements Pass {
         }
 
         int[] stacksNear(int[] ports) {
-            return stacksNearPorts.computeIfAbsent(Arrays.toString(ports), key -> {
+            return stackOrders.computeIfAbsent(ports, set -> stacksNearPorts.computeIfAbsent(Arrays.toString(set), key -> {
                 Integer[] idx = new Integer[nStacks];
                 for (int s = 0; s < nStacks; s++) idx[s] = s;
                 int[] d = new int[nStacks];
@@ -365,7 +376,7 @@ public final class PhysicalPlacement implements Pass {
                 }
                 Arrays.sort(idx, java.util.Comparator.<Integer>comparingInt(s -> d[s]).thenComparingInt(s -> s));
                 return Arrays.stream(idx).mapToInt(Integer::intValue).toArray();
-            });
+            }));
         }
 
         /** The stack of a chunk's first page, or -1 while unplaced. */

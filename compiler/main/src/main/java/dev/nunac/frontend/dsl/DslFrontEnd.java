@@ -37,6 +37,10 @@ public final class DslFrontEnd {
         lexer.addErrorListener(listener);
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();
+        // Cache every token's text: the interpreter reads names and numbers once per evaluation.
+        for (Token t : tokens.getTokens()) {
+            if (t instanceof org.antlr.v4.runtime.CommonToken ct && t.getType() != Token.EOF) ct.setText(ct.getText());
+        }
         int depth = 0;
         for (Token t : tokens.getTokens()) {
             if (t.getType() == NunaLexer.ERROR_CHAR) {
@@ -86,7 +90,7 @@ public final class DslFrontEnd {
         for (Map.Entry<String, Long> p : r.params().entrySet()) attrs.put("param." + p.getKey(), String.valueOf(p.getValue()));
         Plan shape = new Plan(r.name(), r.collective(), r.ranks(), r.chunkFactor(), r.inplace(), r.protocol(), 1,
                 List.of(), PlanFormat.DSL, attrs, r.pos());
-        List<List<Threadblock>> tbs = ThreadblockAssignment.assign(shape, r.ops(), diags, limits.maxThreadblocksPerRank());
+        List<List<Threadblock>> tbs = ThreadblockAssignment.assign(shape, r.buffers(), r.ops(), diags, limits.maxThreadblocksPerRank());
         diags.throwIfErrors(ErrorKind.PLAN);
         List<Buffer> buffers = new ArrayList<>();
         for (Map.Entry<String, Integer> b : r.buffers().entrySet()) {

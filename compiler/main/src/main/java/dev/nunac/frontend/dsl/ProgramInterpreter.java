@@ -366,7 +366,7 @@ final class ProgramInterpreter {
         int rank = rank(exprOf(a.positional.get(0), "rank"), scope);
         ExprContext bufE = exprOf(a.positional.get(1), "buffer");
         if (!(bufE instanceof NameExprContext ne)) throw new EvalError(pos(bufE), "expected a buffer name", false);
-        String buf = ne.getText();
+        String buf = ne.getStart().getText();
         long idx = evalLong(exprOf(a.positional.get(2), "index"), scope);
         return checked(rank, buf, idx, count, pos(a.positional.get(1)));
     }
@@ -423,16 +423,18 @@ final class ProgramInterpreter {
     private Object eval(ExprContext e, Scope s) {
         if (e instanceof ParenExprContext p) return eval(p.expr(), s);
         if (e instanceof IntExprContext i) {
+            String text = i.getStart().getText();
             try {
-                return Long.parseLong(i.getText().replace("_", ""));
+                return Long.parseLong(text.indexOf('_') < 0 ? text : text.replace("_", ""));
             } catch (NumberFormatException x) {
-                throw new EvalError(pos(e), "integer literal " + i.getText() + " is too large", false);
+                throw new EvalError(pos(e), "integer literal " + text + " is too large", false);
             }
         }
         if (e instanceof BoolExprContext b) return b.TRUE() != null;
         if (e instanceof NameExprContext n) {
-            Object v = s.lookup(n.getText());
-            if (v == null) throw new EvalError(pos(e), "undefined name '" + n.getText() + "'", false);
+            String name = n.getStart().getText();
+            Object v = s.lookup(name);
+            if (v == null) throw new EvalError(pos(e), "undefined name '" + name + "'", false);
             return v;
         }
         if (e instanceof UnaryExprContext u) {

@@ -97,7 +97,8 @@ final class ThreadblockAssignment {
     }
 
     /** Threadblocks per rank, with dependencies; null if errors were reported. */
-    static List<List<Threadblock>> assign(Plan shape, List<DslOp> ops, Diagnostics diags, int maxTbs) {
+    static List<List<Threadblock>> assign(Plan shape, Map<String, Integer> buffers, List<DslOp> ops, Diagnostics diags,
+                                            int maxTbs) {
         ThreadblockAssignment a = new ThreadblockAssignment(shape.ranks(), diags, maxTbs);
         for (DslOp op : ops) {
             try {
@@ -114,7 +115,7 @@ final class ThreadblockAssignment {
             List<TbB> order = new ArrayList<>(rb.hinted.values());
             order.addAll(rb.auto);
             for (int i = 0; i < order.size(); i++) order.get(i).id = i;
-            inferDependencies(shape, r, rb);
+            inferDependencies(shape, r, rb, buffers);
             List<Threadblock> tbs = new ArrayList<>(order.size());
             for (TbB t : order) {
                 List<Step> steps = new ArrayList<>(t.steps.size());
@@ -256,43 +257,84 @@ final class ThreadblockAssignment {
         return new TbB(hint, ch, pos);
     }
 
-    private static void inferDependencies(Plan shape, int rank, RankB rb) {
-        Map<BufferLayout.Slot, StepB> lastWriter = new HashMap<>();
-        Map<BufferLayout.Slot, List<StepB>> readers = new HashMap<>();
+    /** Dense ids of a rank's chunk slots after in-place aliasing: id = base[buffer] + index. */
+    private static final class SlotIds {
+        final Map<String, Integer> base = new HashMap<>();
+        final int size;
+
+        SlotIds(Plan shape, int rank, Map<String, Integer> buffers) {
+            Map<String, Integer> canon = new HashMap<>();
+            int next = 0;
+            for (Map.Entry<String, Integer> e : buffers.entrySet()) {
+                canon.put(e.getKey(), next);
+                next += e.getValue();
+            }
+            size = next;
+            for (String name : buffers.keySet()) {
+                BufferLayout.Slot at0 = BufferLayout.resolve(shape, rank, name, 0);
+                Integer b = canon.get(at0.buffer());
+                base.put(name, b == null ? canon.get(name) : b + at0.index());
+            }
+        }
+
+        void add(ChunkRef c, int[] out, int[] n) {
+            int b = base.get(c.buffer()) + c.index();
+            for (int i = 0; i < c.count(); i++) out[n[0]++] = b + i;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void inferDependencies(Plan shape, int rank, RankB rb, Map<String, Integer> buffers) {
+        SlotIds ids = new SlotIds(shape, rank, buffers);
+        StepB[] lastWriter = new StepB[ids.size];
+        List<StepB>[] readers = new List[ids.size];
+        List<StepB> waits = new ArrayList<>();
+        int[] reads = new int[16], writes = new int[16];
+        int[] nr = new int[1], nw = new int[1];
         for (StepB s : rb.programOrder) {
-            Map<TbB, StepB> waits = new HashMap<>();
-            List<BufferLayout.Slot> reads = new ArrayList<>();
-            List<BufferLayout.Slot> writes = new ArrayList<>();
-            if (s.op.readsSrc && s.src != null && s.src.rank() == rank) slots(shape, rank, s.src, reads);
+            int need = (s.src == null ? 0 : s.src.count()) * 2 + (s.dst == null ? 0 : s.dst.count()) * 2;
+            if (reads.length < need) {
+                reads = new int[need];
+                writes = new int[need];
+            }
+            nr[0] = 0;
+            nw[0] = 0;
+            waits.clear();
+            if (s.op.readsSrc && s.src != null && s.src.rank() == rank) ids.add(s.src, reads, nr);
             if (s.op.writesDst && s.dst != null && s.dst.rank() == rank) {
-                slots(shape, rank, s.dst, writes);
-                if (s.op.reduces) slots(shape, rank, s.dst, reads);
+                ids.add(s.dst, writes, nw);
+                if (s.op.reduces) ids.add(s.dst, reads, nr);
             }
-            if (s.op.sends && s.src != null) slots(shape, rank, s.src, reads);
-            for (BufferLayout.Slot sl : reads) need(s, lastWriter.get(sl), waits);
-            for (BufferLayout.Slot sl : writes) {
-                need(s, lastWriter.get(sl), waits);
-                for (StepB r : readers.getOrDefault(sl, List.of())) need(s, r, waits);
+            if (s.op.sends && s.src != null && !(s.op.readsSrc && s.src.rank() == rank)) ids.add(s.src, reads, nr);
+            for (int i = 0; i < nr[0]; i++) need(s, lastWriter[reads[i]], waits);
+            for (int i = 0; i < nw[0]; i++) {
+                need(s, lastWriter[writes[i]], waits);
+                if (readers[writes[i]] != null) for (StepB r : readers[writes[i]]) need(s, r, waits);
             }
-            for (StepB d : waits.values()) {
+            for (StepB d : waits) {
                 s.depSteps.add(d);
                 d.depended = true;
             }
-            for (BufferLayout.Slot sl : reads) readers.computeIfAbsent(sl, k -> new ArrayList<>()).add(s);
-            for (BufferLayout.Slot sl : writes) {
-                lastWriter.put(sl, s);
-                readers.remove(sl);
+            for (int i = 0; i < nr[0]; i++) {
+                if (readers[reads[i]] == null) readers[reads[i]] = new ArrayList<>(2);
+                readers[reads[i]].add(s);
+            }
+            for (int i = 0; i < nw[0]; i++) {
+                lastWriter[writes[i]] = s;
+                readers[writes[i]] = null;
             }
         }
     }
 
-    private static void need(StepB s, StepB on, Map<TbB, StepB> waits) {
+    /** Records that {@code s} waits for {@code on}, keeping the latest step per threadblock. */
+    private static void need(StepB s, StepB on, List<StepB> waits) {
         if (on == null || on.tb == s.tb) return;
-        StepB cur = waits.get(on.tb);
-        if (cur == null || cur.index < on.index) waits.put(on.tb, on);
-    }
-
-    private static void slots(Plan shape, int rank, ChunkRef c, List<BufferLayout.Slot> out) {
-        for (int i = 0; i < c.count(); i++) out.add(BufferLayout.resolve(shape, rank, c.buffer(), c.index() + i));
+        for (int i = 0; i < waits.size(); i++) {
+            if (waits.get(i).tb == on.tb) {
+                if (waits.get(i).index < on.index) waits.set(i, on);
+                return;
+            }
+        }
+        waits.add(on);
     }
 }

@@ -92,10 +92,13 @@ final class CompareCommand implements Command {
             }
             if (cl.hasOption("svg")) {
                 List<CompileResult> both = new ArrayList<>();
+                List<java.util.Map<String, Double>> util = new ArrayList<>();
                 for (Policy p : List.of(Policy.UA, Policy.NAP_NAR)) {
-                    both.add(Driver.compile(plan, topo, new PlacementOptions(p, base.nar(), sizes.get(0)), false, null, null));
+                    CompileResult r = Driver.compile(plan, topo, new PlacementOptions(p, base.nar(), sizes.get(0)), false, null, null);
+                    both.add(r);
+                    util.add(portUtilisation(Driver.simulate(r, SimConfig.defaults())));
                 }
-                out.add("floorplans.svg", Floorplan.sideBySide(both));
+                out.add("floorplans.svg", Floorplan.sideBySide(both, util));
             }
             List<Path> written = out.writeTo(Path.of(cl.getOptionValue("o", "out")));
             io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
@@ -130,5 +133,17 @@ final class CompareCommand implements Command {
         }
         return Plots.histogram(plan.name() + " on " + topo.name() + ", " + Sizes.format(size) + ": one-way store latency",
                 "latency (ns)", hs);
+    }
+
+    /** Rank 0's ports: id → the busier of its two directions, as a fraction of the run. */
+    static java.util.Map<String, Double> portUtilisation(dev.nunac.passes.cost.SimResult sim) {
+        java.util.Map<String, Double> m = new java.util.TreeMap<>();
+        for (var u : sim.utilisation()) {
+            String n = u.server();
+            if (!n.startsWith("r0 port ")) continue;
+            String id = n.substring("r0 port ".length()).replaceAll(" (in|out)$", "");
+            m.merge(id, u.fraction(), Math::max);
+        }
+        return m;
     }
 }

@@ -32,12 +32,23 @@ public final class Floorplan {
 
     /** Several placements of one plan side by side, e.g. UA and NAP+NAR. */
     public static String sideBySide(List<CompileResult> results) {
+        return sideBySide(results, null);
+    }
+
+    /**
+     * Side by side, with rank 0's port utilisation from the cost model ({@code portUtil.get(i)}:
+     * port id → busy fraction, for result i; null where no simulation ran): ports are then
+     * shaded by utilisation instead of drawn at full colour.
+     */
+    public static String sideBySide(List<CompileResult> results, List<Map<String, Double>> portUtil) {
         Topology topo = results.get(0).topology();
         Layout l = new Layout(topo);
         double panelW = l.width + 2 * EDGE + 2 * PAD, panelH = l.height + 2 * EDGE + TITLE;
         // wide enough for the legend's longest line
         Svg svg = new Svg(Math.max(panelW * results.size(), 760), panelH + LEGEND);
-        for (int i = 0; i < results.size(); i++) panel(svg, results.get(i), l, i * panelW, 0);
+        for (int i = 0; i < results.size(); i++) {
+            panel(svg, results.get(i), l, i * panelW, 0, portUtil == null ? null : portUtil.get(i));
+        }
         legend(svg, results, 10, panelH + 8);
         return svg.end();
     }
@@ -97,7 +108,7 @@ public final class Floorplan {
         }
     }
 
-    private static void panel(Svg svg, CompileResult r, Layout l, double ox, double oy) {
+    private static void panel(Svg svg, CompileResult r, Layout l, double ox, double oy, Map<String, Double> util) {
         Topology topo = r.topology();
         double x0 = ox + EDGE + PAD, y0 = oy + TITLE + EDGE;
         String title = r.plan().name() + " on " + topo.name() + " — " + r.placement().policy().id() + ", NAR "
@@ -151,7 +162,7 @@ public final class Floorplan {
             }
         }
         stacks(svg, r, l, x0, y0);
-        ports(svg, r, l, x0, y0);
+        ports(svg, r, l, x0, y0, util);
     }
 
     private static void stacks(Svg svg, CompileResult r, Layout l, double x0, double y0) {
@@ -172,7 +183,7 @@ public final class Floorplan {
         }
     }
 
-    private static void ports(Svg svg, CompileResult r, Layout l, double x0, double y0) {
+    private static void ports(Svg svg, CompileResult r, Layout l, double x0, double y0, Map<String, Double> util) {
         Topology topo = r.topology();
         int k = r.nar().direct() ? 1 : r.placement().granularity();
         Map<Integer, Integer> perRouter = new TreeMap<>();
@@ -197,6 +208,11 @@ public final class Floorplan {
             } else {
                 fill = "#7f7f7f";
                 what = "port " + p.id() + " (plane " + p.plane() + ")";
+            }
+            if (util != null) {
+                double u = util.getOrDefault(p.id(), 0.0);
+                fill = Svg.tint(fill, 0.15 + 0.85 * Math.min(1, u));
+                what += String.format(java.util.Locale.ROOT, ", %.0f %% busy", 100 * u);
             }
             svg.circle(xy[0] + 2.5, xy[1] + 2.5, 2.6, fill, what);
         }

@@ -47,7 +47,8 @@ class CorpusConformanceTest {
     static final String TABLE_TOPOLOGY = "nuna-4die";
 
     /** One corpus file: its plan, the checker's verdict, and the nuna-4die placements (NAP+NAR and UA). */
-    record Row(String dir, String file, Plan plan, String check, Map<String, CompileResult> napNar, CompileResult ua) {}
+    record Row(String dir, String file, Plan plan, String check, Map<String, CompileResult> napNar, CompileResult ua,
+               double speedup) {}
 
     static Row row(String dir, Path f) {
         Plan p = PlanLoader.load(f, Map.of(), Limits.DEFAULT);
@@ -61,7 +62,15 @@ class CorpusConformanceTest {
             for (String t : TOPOLOGIES) napNar.put(t, compile(p, t, Policy.NAP_NAR));
             ua = compile(p, TABLE_TOPOLOGY, Policy.UA);
         }
-        return new Row(dir, f.getFileName().toString(), p, check, napNar, ua);
+        return new Row(dir, f.getFileName().toString(), p, check, napNar, ua, ua == null ? Double.NaN : speedup(napNar.get(TABLE_TOPOLOGY), ua));
+    }
+
+    /** Simulated UA time over NAP+NAR time (the cost model's estimate for the chosen granularity). */
+    static double speedup(CompileResult nap, CompileResult ua) {
+        double napNs = Double.NaN;
+        for (var c : nap.nar().candidates()) if (c.granularity() == nap.nar().granularity()) napNs = c.estimateNs();
+        if (Double.isNaN(napNs)) napNs = Driver.simulate(nap, dev.nunac.passes.cost.SimConfig.defaults()).completionNs();
+        return Driver.simulate(ua, dev.nunac.passes.cost.SimConfig.defaults()).completionNs() / napNs;
     }
 
     static CompileResult compile(Plan p, String topology, Policy policy) {
@@ -157,14 +166,12 @@ class CorpusConformanceTest {
                         .append(" | ").append(nap == null ? "—" : nap.nar().label())
                         .append(" | ").append(nap == null ? "—" : hops(nap))
                         .append(" | ").append(r.ua() == null ? "—" : hops(r.ua()))
-                        .append(" | ").append(SPEEDUP_PENDING).append(" |\n");
+                        .append(" | ").append(Double.isNaN(r.speedup()) ? "—" : String.format(Locale.ROOT, "%.2f×", r.speedup()))
+                        .append(" |\n");
             }
         }
         return sb.toString();
     }
-
-    /** The speedup column waits for the cost model; until then it holds this placeholder. */
-    static final String SPEEDUP_PENDING = "—";
 
     static String hops(CompileResult c) {
         return String.format(Locale.ROOT, "%.2f", c.placement().stats().meanCuPortHops());

@@ -8,6 +8,7 @@ import dev.nunac.pass.Stage;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.alloc.LogicalGroups;
+import dev.nunac.passes.cost.AnalyticEstimate;
 import dev.nunac.passes.cost.Simulator;
 import dev.nunac.passes.place.PhysicalPlacement;
 import dev.nunac.passes.place.Placement;
@@ -27,7 +28,9 @@ import java.util.Set;
  * Otherwise ({@code --nar auto}, the default) it does what the paper suggests: "exhaustively try
  * all available NAR granularities" — it places the plan at every granularity the topology
  * supports, baseline hashing included, simulates each placement with the cost model, and keeps
- * the fastest; a tie goes to the coarser granularity, which leaves more ports per domain.
+ * the fastest; a tie goes to the coarser granularity, which leaves more ports per domain. Plans of
+ * more than {@value #EXHAUSTIVE_STEPS} steps are ranked with {@link AnalyticEstimate} first, and
+ * only hashing and the best {@value #SIMULATED_WHEN_LARGE} are simulated.
  */
 public final class NarSelection implements Pass {
     /** Relative difference below which two simulated times count as a tie. */
@@ -78,20 +81,46 @@ public final class NarSelection implements Pass {
 
     /** Places and simulates every supported granularity; the fastest wins, ties to the coarser. */
     public static NarChoice auto(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, int[] ks) {
+        Placement[] placed = new Placement[ks.length];
+        for (int i = 0; i < ks.length; i++) {
+            placed[i] = PhysicalPlacement.place(plan, acc, groups, new NarChoice(ks[i], false, "trial", List.of()), topo, opt);
+        }
+        // Large plans: rank every granularity analytically and simulate only the best few.
+        boolean large = plan.stepCount() > EXHAUSTIVE_STEPS;
+        boolean[] simulate = new boolean[ks.length];
+        if (large) {
+            Integer[] order = new Integer[ks.length];
+            double[] est = new double[ks.length];
+            for (int i = 0; i < ks.length; i++) {
+                order[i] = i;
+                est[i] = AnalyticEstimate.ns(acc, placed[i], topo);
+            }
+            java.util.Arrays.sort(order, java.util.Comparator.comparingDouble(i -> est[i]));
+            for (int j = 0; j < Math.min(SIMULATED_WHEN_LARGE, ks.length); j++) simulate[order[j]] = true;
+            // Hashing always runs too: the estimate cannot see the NoC congestion that makes it win.
+            for (int i = 0; i < ks.length; i++) if (ks[i] == 1) simulate[i] = true;
+        } else {
+            java.util.Arrays.fill(simulate, true);
+        }
         List<NarChoice.Candidate> cands = new ArrayList<>();
         int best = -1;
         double bestNs = Double.POSITIVE_INFINITY;
-        for (int k : ks) {
-            NarChoice trial = new NarChoice(k, false, "trial", List.of());
-            Placement p = PhysicalPlacement.place(plan, acc, groups, trial, topo, opt);
-            double ns = Simulator.simulate(plan, acc, p, topo).completionNs();
-            cands.add(new NarChoice.Candidate(k, ns));
-            if (best < 0 || ns < bestNs * (1 - TIE)) {
-                best = k;
+        for (int i = 0; i < ks.length; i++) {
+            double ns = simulate[i] ? Simulator.simulate(plan, acc, placed[i], topo).completionNs() : Double.NaN;
+            cands.add(new NarChoice.Candidate(ks[i], ns));
+            if (simulate[i] && (best < 0 || ns < bestNs * (1 - TIE))) {
+                best = ks[i];
                 bestNs = ns;
             }
         }
-        String why = String.format(Locale.ROOT, "auto: fastest simulated granularity (%.1f ns) of %d tried", bestNs, ks.length);
+        String why = large
+                ? String.format(Locale.ROOT, "auto: fastest simulated granularity (%.1f ns) of hashing and the %d an analytic estimate"
+                        + " ranked best (plan of %d steps)", bestNs, SIMULATED_WHEN_LARGE, plan.stepCount())
+                : String.format(Locale.ROOT, "auto: fastest simulated granularity (%.1f ns) of %d tried", bestNs, ks.length);
         return new NarChoice(best, false, why, cands);
     }
+
+    /** Plans up to this many steps simulate every granularity; larger ones only the analytic best. */
+    static final int EXHAUSTIVE_STEPS = 20_000;
+    static final int SIMULATED_WHEN_LARGE = 2;
 }

@@ -61,6 +61,10 @@ class PicturesTest {
         CliRun r = CliRun.of("compare", TestPaths.examples().resolve("allgather-direct.msccl").toString(), "--topo", "nuna-4die",
                 "-D", "ranks=4", "--sizes", "100KB,1MB", "--policies", "ua,nap+nar", "--plot", "--svg", "-o", out.toString());
         assertEquals(0, r.exit(), r.err());
-        for (String f : List.of("speedup.svg", "store-latency.svg", "floorplans.svg")) assertXml(Files.readString(out.resolve(f)));
+        for (String f : List.of("speedup.svg", "store-latency.svg", "floorplans.svg")) {
+            String svg = Files.readString(out.resolve(f));
+            assertXml(svg);
+            Golden.assertMatches("pictures/compare-allgather-4-" + f, svg);
+        }
     }
 }

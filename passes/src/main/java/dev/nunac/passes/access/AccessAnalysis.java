@@ -9,12 +9,11 @@ import dev.nunac.ir.Threadblock;
 import dev.nunac.ir.Transfers;
 import dev.nunac.ir.Transfers.Endpoint;
 import dev.nunac.pass.Compilation;
-import dev.nunac.pass.Pass;
+import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /**
  * For every threadblock, the chunks it reads and writes, local and remote: the paper's workload
@@ -22,20 +21,9 @@ import java.util.Set;
  * chunk its matching receive stores — and the receive waits on that same chunk, so sender and
  * receiver share it.
  */
-public final class AccessAnalysis implements Pass {
-    @Override
-    public String name() {
-        return "access-analysis";
-    }
-
-    @Override
-    public Set<Stage> requires() {
-        return Set.of(Stage.CHECKED);
-    }
-
-    @Override
-    public Stage provides() {
-        return Stage.ACCESS_ANALYSED;
+public final class AccessAnalysis extends BasePass {
+    public AccessAnalysis() {
+        super("access-analysis", Stage.ACCESS_ANALYSED, Stage.CHECKED);
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.nunac.passes.alloc;
 
 import dev.nunac.pass.Compilation;
-import dev.nunac.pass.Pass;
+import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
 import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.access.TbAccess;
@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Logical allocation (paper §4.2.1): threadblocks in plan order (rank, then threadblock id); a
@@ -20,20 +19,9 @@ import java.util.Set;
  * <p>Ties: among groups sharing equally many chunks, the one created first wins. The result is
  * sorted by decreasing number of threadblocks; equal sizes keep creation order.
  */
-public final class LogicalAllocation implements Pass {
-    @Override
-    public String name() {
-        return "logical-allocation";
-    }
-
-    @Override
-    public Set<Stage> requires() {
-        return Set.of(Stage.ACCESS_ANALYSED);
-    }
-
-    @Override
-    public Stage provides() {
-        return Stage.LOGICALLY_ALLOCATED;
+public final class LogicalAllocation extends BasePass {
+    public LogicalAllocation() {
+        super("logical-allocation", Stage.LOGICALLY_ALLOCATED, Stage.ACCESS_ANALYSED);
     }
 
     @Override

@@ -6,30 +6,18 @@ import dev.nunac.ir.Plan;
 import dev.nunac.ir.Transfers;
 import dev.nunac.ir.Transfers.Endpoint;
 import dev.nunac.pass.Compilation;
-import dev.nunac.pass.Pass;
+import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The plan checker: well-formedness (bounds, peers, the threadblock peer rule, dependency
  * targets), matched sends and receives, deadlock freedom, and the collective's postcondition by
  * symbolic execution over chunk identities. Custom collectives get all but the postcondition.
  */
-public final class CheckPass implements Pass {
-    @Override
-    public String name() {
-        return "check";
-    }
-
-    @Override
-    public Set<Stage> requires() {
-        return Set.of(Stage.PARSED);
-    }
-
-    @Override
-    public Stage provides() {
-        return Stage.CHECKED;
+public final class CheckPass extends BasePass {
+    public CheckPass() {
+        super("check", Stage.CHECKED, Stage.PARSED);
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.nunac.passes.nar;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.pass.Compilation;
-import dev.nunac.pass.Pass;
+import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.access.Accesses;
@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Chooses the NAR granularity (paper §4.1.2). Policies without NAR hash over all ports
@@ -32,23 +31,12 @@ import java.util.Set;
  * more than {@value #EXHAUSTIVE_STEPS} steps are ranked with {@link AnalyticEstimate} first, and
  * only hashing and the best {@value #SIMULATED_WHEN_LARGE} are simulated.
  */
-public final class NarSelection implements Pass {
+public final class NarSelection extends BasePass {
     /** Relative difference below which two simulated times count as a tie. */
     static final double TIE = 1e-6;
 
-    @Override
-    public String name() {
-        return "nar-selection";
-    }
-
-    @Override
-    public Set<Stage> requires() {
-        return Set.of(Stage.LOGICALLY_ALLOCATED);
-    }
-
-    @Override
-    public Stage provides() {
-        return Stage.NAR_SELECTED;
+    public NarSelection() {
+        super("nar-selection", Stage.NAR_SELECTED, Stage.LOGICALLY_ALLOCATED);
     }
 
     @Override

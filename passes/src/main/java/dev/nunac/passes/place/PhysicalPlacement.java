@@ -4,7 +4,7 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Compilation;
-import dev.nunac.pass.Pass;
+import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
 import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.access.ChunkSpace;
@@ -22,7 +22,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Physical placement (paper §4.2.2, Algorithm 1) and the baselines of §5.3 from one code path.
@@ -41,23 +40,12 @@ import java.util.Set;
  * the free CUs of a die in turn, visited in a stride spread over the die); near-data compute takes the CU nearest the stack holding most
  * of the threadblock's local pages; baseline memory deals pages round-robin over the stacks.
  */
-public final class PhysicalPlacement implements Pass {
+public final class PhysicalPlacement extends BasePass {
     /** Bytes per memory request: the budget unit of a CU's outstanding-request window. */
     public static final int REQUEST_BYTES = 256;
 
-    @Override
-    public String name() {
-        return "physical-placement";
-    }
-
-    @Override
-    public Set<Stage> requires() {
-        return Set.of(Stage.NAR_SELECTED);
-    }
-
-    @Override
-    public Stage provides() {
-        return Stage.PLACED;
+    public PhysicalPlacement() {
+        super("physical-placement", Stage.PLACED, Stage.NAR_SELECTED);
     }
 
     @Override

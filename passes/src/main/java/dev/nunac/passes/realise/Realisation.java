@@ -2,7 +2,7 @@ package dev.nunac.passes.realise;
 
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Compilation;
-import dev.nunac.pass.Pass;
+import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.place.TopologyInput;
@@ -12,7 +12,6 @@ import dev.nunac.topology.Topology;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -28,20 +27,9 @@ import java.util.TreeMap;
  * is added for every die the mask would leave empty: a HIP stream whose mask empties an XCD hangs.
  * </ul>
  */
-public final class Realisation implements Pass {
-    @Override
-    public String name() {
-        return "realisation";
-    }
-
-    @Override
-    public Set<Stage> requires() {
-        return Set.of(Stage.PLACED);
-    }
-
-    @Override
-    public Stage provides() {
-        return Stage.REALISED;
+public final class Realisation extends BasePass {
+    public Realisation() {
+        super("realisation", Stage.REALISED, Stage.PLACED);
     }
 
     @Override

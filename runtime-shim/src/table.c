@@ -56,21 +56,20 @@ static int parse_long(const char *s, long long lo, long long hi, long long *out)
     return 0;
 }
 
-static int geti(line_t *l, const char *key, long long lo, long long hi, int *out) {
-    const char *v = val(l, key);
-    long long x;
-    if (!v) return perr(l, "'%s' needs %s=N", l->tok[0], key);
-    if (parse_long(v, lo, hi, &x)) return perr(l, "%s=%s is not an integer in [%lld, %lld]", key, v, lo, hi);
-    *out = (int) x;
-    return 0;
-}
-
 static int getl(line_t *l, const char *key, long long lo, long long hi, int64_t *out) {
     const char *v = val(l, key);
     long long x;
     if (!v) return perr(l, "'%s' needs %s=N", l->tok[0], key);
     if (parse_long(v, lo, hi, &x)) return perr(l, "%s=%s is not an integer in [%lld, %lld]", key, v, lo, hi);
     *out = x;
+    return 0;
+}
+
+/* As getl, for fields that are ints: callers pass bounds within int's range. */
+static int geti(line_t *l, const char *key, long long lo, long long hi, int *out) {
+    int64_t x;
+    if (getl(l, key, lo, hi, &x)) return -1;
+    *out = (int) x;
     return 0;
 }
 

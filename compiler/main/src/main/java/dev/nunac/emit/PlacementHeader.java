@@ -63,11 +63,15 @@ public final class PlacementHeader {
         array(sb, "uint32_t", "nunac_grid_offset", gridOffset);
         array(sb, "int32_t", "nunac_grid", grid.stream().mapToInt(Integer::intValue).toArray());
         sb.append("/* Page maps: buffer b (names in nunac_page_buffer) of rank nunac_page_rank[b] has pages\n"
-                + "   nunac_page_offset[b] .. nunac_page_offset[b+1]-1 of nunac_page_stack. */\n");
+                + "   nunac_page_offset[b] .. nunac_page_offset[b+1]-1 of nunac_page_stack and nunac_page_domain\n"
+                + "   (-1: the hashed segment). Its chunk i sits at chunk offset i, or, when the buffer has a\n"
+                + "   packed layout (nunac_slot_offset[b] < nunac_slot_offset[b+1]), at\n"
+                + "   nunac_chunk_slot[nunac_slot_offset[b] + i]. */\n");
         List<PageMap> maps = pl.pages().stream().filter(p -> p.stack().length > 0).toList();
         int[] pageOffset = new int[maps.size() + 1];
+        int[] slotOffset = new int[maps.size() + 1];
         int[] pageRank = new int[maps.size()];
-        List<Integer> stacks = new ArrayList<>();
+        List<Integer> stacks = new ArrayList<>(), domains = new ArrayList<>(), chunkSlots = new ArrayList<>();
         sb.append("static const char *const nunac_page_buffer[] NUNAC_UNUSED = {");
         for (int i = 0; i < maps.size(); i++) {
             PageMap m = maps.get(i);
@@ -75,11 +79,17 @@ public final class PlacementHeader {
             pageRank[i] = m.rank();
             pageOffset[i + 1] = pageOffset[i] + m.stack().length;
             for (int s : m.stack()) stacks.add(s);
+            for (int d : m.domain()) domains.add(d);
+            slotOffset[i + 1] = slotOffset[i] + (m.slot() == null ? 0 : m.slot().length);
+            if (m.slot() != null) for (int x : m.slot()) chunkSlots.add(x);
         }
         sb.append("};\n");
         array(sb, "int32_t", "nunac_page_rank", pageRank);
         array(sb, "uint32_t", "nunac_page_offset", pageOffset);
         array(sb, "int16_t", "nunac_page_stack", stacks.stream().mapToInt(Integer::intValue).toArray());
+        array(sb, "int16_t", "nunac_page_domain", domains.stream().mapToInt(Integer::intValue).toArray());
+        array(sb, "uint32_t", "nunac_slot_offset", slotOffset);
+        array(sb, "int32_t", "nunac_chunk_slot", chunkSlots.stream().mapToInt(Integer::intValue).toArray());
         sb.append("#endif /* ").append(guard).append(" */\n");
         return sb.toString();
     }

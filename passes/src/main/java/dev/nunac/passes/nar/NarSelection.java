@@ -68,7 +68,9 @@ public final class NarSelection extends BasePass {
     }
 
     /** Places and simulates every supported granularity; the fastest wins, ties to the coarser. */
-    public static NarChoice auto(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, int[] ks) {
+    public static NarChoice auto(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, int[] given) {
+        int[] ks = given.clone();
+        java.util.Arrays.sort(ks); // coarse first, so a tie keeps the coarser granularity
         Placement[] placed = new Placement[ks.length];
         for (int i = 0; i < ks.length; i++) {
             placed[i] = PhysicalPlacement.place(plan, acc, groups, new NarChoice(ks[i], false, "trial", List.of()), topo, opt);

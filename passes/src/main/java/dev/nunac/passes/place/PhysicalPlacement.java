@@ -59,11 +59,11 @@ public final class PhysicalPlacement extends BasePass {
         return new Placer(plan, acc, groups, nar, topo, opt).run();
     }
 
-    /** The bytes of one chunk: the collective size over the largest per-rank buffer's chunks. */
+    /** The bytes of one chunk: the collective size over the chunks of the largest input or output buffer of any rank. */
     public static long chunkBytes(Accesses acc, long sizeBytes) {
         int max = 1;
         for (ChunkSpace.Storage s : acc.space().storages()) {
-            if (s.rank() == 0 && (s.buffer().equals("input") || s.buffer().equals("output"))) max = Math.max(max, s.chunks());
+            if (s.buffer().equals("input") || s.buffer().equals("output")) max = Math.max(max, s.chunks());
         }
         return Math.max(1, sizeBytes / max);
     }

@@ -18,7 +18,7 @@ final class PlacementMetrics {
             double tbSum = 0;
             for (int ch : a.remote()) {
                 int q = p.acc.space().rankOf(ch);
-                // A chunk may span pages of different domains (sub-page packing): average its pages.
+                // A chunk larger than a page (natural layout) may span pages of different domains: average them.
                 int si = p.acc.space().storageIndexOf(ch);
                 int first = p.pages.firstPage(ch), last = p.pages.lastPage(ch);
                 double cuHops = 0, stHops = 0;

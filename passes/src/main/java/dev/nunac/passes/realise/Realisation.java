@@ -78,7 +78,11 @@ public final class Realisation extends BasePass {
         for (int t = 0; t < ntb; t++) {
             int die = topo.cus().get(cuOf[t]).die();
             int q = dies.indexOf(die);
-            queues.get(Math.max(q, 0)).add(t);
+            if (q < 0) {
+                throw new IllegalStateException("CU " + cuOf[t] + " is on die " + die + ", which the dispatch rule of "
+                        + topo.name() + " never sends blocks to");
+            }
+            queues.get(q).add(t);
         }
         List<Integer> grid = new ArrayList<>();
         int left = ntb;
@@ -98,8 +102,12 @@ public final class Realisation extends BasePass {
 
     static int[] mask(int words, int bit) {
         int[] m = new int[words];
-        m[bit / 32] |= 1 << (bit % 32);
+        set(m, bit);
         return m;
+    }
+
+    private static void set(int[] m, int bit) {
+        m[bit / 32] |= 1 << (bit % 32);
     }
 
     static List<Realised.StreamMask> streams(Topology topo, int words, int[] cuOf, int[] domainOf) {
@@ -108,8 +116,7 @@ public final class Realisation extends BasePass {
         TreeMap<Integer, int[]> byDomain = new TreeMap<>();
         for (int t = 0; t < cuOf.length; t++) {
             int[] m = byDomain.computeIfAbsent(domainOf[t], d -> new int[words]);
-            int bit = topo.maskBit(cuOf[t]);
-            m[bit / 32] |= 1 << (bit % 32);
+            set(m, topo.maskBit(cuOf[t]));
         }
         List<Realised.StreamMask> out = new ArrayList<>();
         for (var e : byDomain.entrySet()) {
@@ -119,7 +126,7 @@ public final class Realisation extends BasePass {
             for (ComputeUnit cu : topo.cus()) if (has(m, cu.maskBit())) dieSeen[cu.die()] = true;
             for (ComputeUnit cu : topo.cus()) {
                 if (widen && !dieSeen[cu.die()]) {
-                    m[cu.maskBit() / 32] |= 1 << (cu.maskBit() % 32);
+                    set(m, cu.maskBit());
                     dieSeen[cu.die()] = true;
                     added++;
                 }

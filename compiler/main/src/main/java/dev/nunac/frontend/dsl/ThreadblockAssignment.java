@@ -77,6 +77,8 @@ final class ThreadblockAssignment {
     private static final class RankB {
         final Map<Integer, TbB> hinted = new TreeMap<>();
         final List<TbB> auto = new ArrayList<>();
+        /** Unhinted threadblocks per channel, with cursors before which every send (recv) slot is taken. */
+        final Map<Integer, ChannelTbs> autoByChannel = new HashMap<>();
         final Map<PeerChannel, TbB> sender = new HashMap<>();
         final Map<PeerChannel, TbB> receiver = new HashMap<>();
         final List<StepB> programOrder = new ArrayList<>();
@@ -84,6 +86,21 @@ final class ThreadblockAssignment {
     }
 
     private enum Role { SEND, RECV, LOCAL }
+
+    /** A channel's unhinted threadblocks in creation order; a taken slot is never freed, so cursors only advance. */
+    private static final class ChannelTbs {
+        final List<TbB> tbs = new ArrayList<>();
+        int sendFree, recvFree;
+
+        TbB firstFree(Role role) {
+            if (role == Role.SEND) {
+                while (sendFree < tbs.size() && tbs.get(sendFree).sendPeer != -1) sendFree++;
+                return sendFree < tbs.size() ? tbs.get(sendFree) : null;
+            }
+            while (recvFree < tbs.size() && tbs.get(recvFree).recvPeer != -1) recvFree++;
+            return recvFree < tbs.size() ? tbs.get(recvFree) : null;
+        }
+    }
 
     private final Diagnostics diags;
     private final int maxTbs;
@@ -207,15 +224,13 @@ final class ThreadblockAssignment {
                         + "; this operation asks for channel " + ch);
             }
         } else if (role == Role.LOCAL) {
-            t = null;
-            for (TbB c : rb.auto) if (c.channel == ch) { t = c; break; }
-            if (t == null) t = newAuto(rank, rb, ch, pos);
+            ChannelTbs c = rb.autoByChannel.get(ch);
+            t = c == null || c.tbs.isEmpty() ? newAuto(rank, rb, ch, pos) : c.tbs.get(0);
         } else {
             t = owners.get(key);
             if (t == null) {
-                for (TbB c : rb.auto) {
-                    if (c.channel == ch && (role == Role.SEND ? c.sendPeer : c.recvPeer) == -1) { t = c; break; }
-                }
+                ChannelTbs c = rb.autoByChannel.get(ch);
+                t = c == null ? null : c.firstFree(role);
                 if (t == null) t = newAuto(rank, rb, ch, pos);
             }
         }
@@ -246,6 +261,7 @@ final class ThreadblockAssignment {
     private TbB newAuto(int rank, RankB rb, int ch, SourcePos pos) {
         TbB t = newTb(rank, rb, -1, ch, pos);
         rb.auto.add(t);
+        rb.autoByChannel.computeIfAbsent(ch, x -> new ChannelTbs()).tbs.add(t);
         return t;
     }
 

@@ -54,7 +54,8 @@ public final class PlacementHeader {
         for (int[] m : masks) {
             sb.append("  {");
             for (int i = 0; i < m.length; i++) {
-                sb.append(i > 0 ? ", " : "").append(Realised.hex(new int[] {m[i]})).append('u');
+                if (i > 0) sb.append(", ");
+                hexWord(sb, m[i]);
             }
             sb.append("},\n");
         }
@@ -92,6 +93,15 @@ public final class PlacementHeader {
         array(sb, "int32_t", "nunac_chunk_slot", chunkSlots.stream().mapToInt(Integer::intValue).toArray());
         sb.append("#endif /* ").append(guard).append(" */\n");
         return sb.toString();
+    }
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /** {@code 0x%08xu} without a formatter: the header has a mask word per threadblock and die. */
+    private static void hexWord(StringBuilder sb, int w) {
+        sb.append("0x");
+        for (int shift = 28; shift >= 0; shift -= 4) sb.append(HEX[(w >>> shift) & 0xf]);
+        sb.append('u');
     }
 
     private static void define(StringBuilder sb, String name, long v) {

@@ -2,7 +2,6 @@ package dev.nunac.cli;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
-import dev.nunac.driver.PlanLoader;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.check.CheckPass;
 import java.nio.file.Path;
@@ -34,7 +33,7 @@ final class CheckCommand implements Command {
     @Override
     public int run(CommandLine cl, Io io) {
         Path path = CommonOptions.onePlan(cl, name());
-        Plan plan = PlanLoader.load(path, CommonOptions.defines(cl), CommonOptions.limits(cl));
+        Plan plan = CommonOptions.loadPlan(cl, path);
         Diagnostics d = new Diagnostics();
         CheckPass.check(plan, d);
         d.throwIfErrors(ErrorKind.PLAN);

@@ -114,6 +114,11 @@ final class CommonOptions {
         return new dev.nunac.passes.place.PlacementOptions(policy, nar, size);
     }
 
+    /** Reads a plan with the command line's -D overrides and --limit bounds. */
+    static dev.nunac.ir.Plan loadPlan(CommandLine cl, Path path) {
+        return dev.nunac.driver.PlanLoader.load(path, defines(cl), limits(cl));
+    }
+
     /** The single PLAN argument of a command. */
     static Path onePlan(CommandLine cl, String command) {
         List<String> args = cl.getArgList();

@@ -7,7 +7,6 @@ import dev.nunac.emit.OutputFiles;
 import dev.nunac.emit.Plots;
 import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.compare.PolicyComparison;
-import dev.nunac.driver.PlanLoader;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
@@ -76,7 +75,7 @@ final class CompareCommand implements Command {
         }
         PlacementOptions base = CommonOptions.placementOptions(cl);
         Topology topo = CommonOptions.topology(cl, NAME);
-        Plan plan = PlanLoader.load(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl));
+        Plan plan = CommonOptions.loadPlan(cl, planPath);
         List<PolicyComparison.Cell> cells = PolicyComparison.run(plan, topo, policies, sizes, base.nar());
         if (cl.hasOption("csv")) io.out().print(PolicyComparison.csv(cells));
         else {

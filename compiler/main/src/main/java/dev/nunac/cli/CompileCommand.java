@@ -2,7 +2,6 @@ package dev.nunac.cli;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
-import dev.nunac.driver.PlanLoader;
 import dev.nunac.emit.Output;
 import dev.nunac.emit.OutputFiles;
 import dev.nunac.ir.Plan;
@@ -69,7 +68,7 @@ final class CompileCommand implements Command {
         }
         Topology topo = CommonOptions.topology(cl, NAME);
         long tTopo = System.nanoTime();
-        Plan plan = PlanLoader.load(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl));
+        Plan plan = CommonOptions.loadPlan(cl, planPath);
         long tParsed = System.nanoTime();
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter,
                 (pass, text) -> io.out().print(text));

@@ -1,6 +1,5 @@
 package dev.nunac.cli;
 
-import dev.nunac.driver.PlanLoader;
 import dev.nunac.emit.MscclXmlExporter;
 import dev.nunac.emit.OutputFiles;
 import dev.nunac.ir.Plan;
@@ -35,7 +34,7 @@ final class ExportCommand implements Command {
 
     @Override
     public int run(CommandLine cl, Io io) {
-        Plan plan = PlanLoader.load(CommonOptions.onePlan(cl, name()), CommonOptions.defines(cl), CommonOptions.limits(cl));
+        Plan plan = CommonOptions.loadPlan(cl, CommonOptions.onePlan(cl, name()));
         String xml = MscclXmlExporter.export(plan);
         String out = cl.getOptionValue("o");
         if (out == null) {

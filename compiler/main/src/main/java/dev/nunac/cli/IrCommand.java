@@ -1,6 +1,5 @@
 package dev.nunac.cli;
 
-import dev.nunac.driver.PlanLoader;
 import dev.nunac.ir.IrPrinter;
 import dev.nunac.ir.Plan;
 import org.apache.commons.cli.CommandLine;
@@ -30,7 +29,7 @@ final class IrCommand implements Command {
 
     @Override
     public int run(CommandLine cl, Io io) {
-        Plan plan = PlanLoader.load(CommonOptions.onePlan(cl, name()), CommonOptions.defines(cl), CommonOptions.limits(cl));
+        Plan plan = CommonOptions.loadPlan(cl, CommonOptions.onePlan(cl, name()));
         io.out().print(IrPrinter.print(plan));
         return 0;
     }

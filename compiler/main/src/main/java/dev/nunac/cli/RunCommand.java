@@ -2,7 +2,6 @@ package dev.nunac.cli;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
-import dev.nunac.driver.PlanLoader;
 import dev.nunac.emit.LaunchTable;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Pipeline;
@@ -73,7 +72,7 @@ final class RunCommand implements Command {
             if (repeat < 1 || repeat > 1_000_000) throw new UsageException(NAME, "--repeat: expected a count in 1..1000000");
         }
         Topology topo = CommonOptions.topology(cl, NAME);
-        Plan plan = PlanLoader.load(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl));
+        Plan plan = CommonOptions.loadPlan(cl, planPath);
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
         String table = LaunchTable.emit(r);
         if (!NunaRuntime.isAvailable()) {

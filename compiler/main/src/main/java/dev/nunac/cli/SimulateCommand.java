@@ -2,7 +2,6 @@ package dev.nunac.cli;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
-import dev.nunac.driver.PlanLoader;
 import dev.nunac.emit.OutputFiles;
 import dev.nunac.emit.SimulationText;
 import dev.nunac.ir.Plan;
@@ -58,7 +57,7 @@ final class SimulateCommand implements Command {
             cfg = cfg.withFlitBytes((int) v);
         }
         Topology topo = CommonOptions.topology(cl, NAME);
-        Plan plan = PlanLoader.load(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl));
+        Plan plan = CommonOptions.loadPlan(cl, planPath);
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
         SimResult s = Driver.simulate(r, cfg);
         io.out().print(SimulationText.summary(r, s, 10));

@@ -1,9 +1,8 @@
 package dev.nunac.ir;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Pairs every sending step with the receiving step that takes its data, and every signal with
@@ -11,6 +10,11 @@ import java.util.Map;
  * meets the k-th reception at b from a on c; within a rank, steps are taken in (threadblock,
  * step) order, so the pairing is deterministic. Signals and waits use their step's channel
  * ({@link Step#channelIn}), sends and receives their threadblock's.
+ *
+ * <p>Steps are numbered in (rank, threadblock, step) order and the pairing is kept in arrays
+ * indexed by that number: the checker, access analysis and the cost model look partners up
+ * once per step, and plans reach millions of steps. The plan must have passed the
+ * {@link IrVerifier} (dense ids, peers within the plan).
  */
 public final class Transfers {
     /** A step of the plan. */
@@ -18,121 +22,190 @@ public final class Transfers {
         // Mixed, so that large plans (65,536 threadblocks) do not collide into tree bins.
         @Override
         public int hashCode() {
-            return mix(rank, tb, step);
+            long h = rank * 0x9E3779B97F4A7C15L + tb * 0xC2B2AE3D27D4EB4FL + step * 0x165667B19E3779F9L;
+            h ^= h >>> 29;
+            return (int) (h ^ (h >>> 32));
         }
-    }
-
-    static int mix(int a, int b, int c) {
-        long h = a * 0x9E3779B97F4A7C15L + b * 0xC2B2AE3D27D4EB4FL + c * 0x165667B19E3779F9L;
-        h ^= h >>> 29;
-        return (int) (h ^ (h >>> 32));
     }
 
     /** A matched sender/receiver pair on a channel. */
     public record Transfer(Endpoint from, Endpoint to, int channel) {}
 
-    private final List<Transfer> transfers;
-    private final List<Transfer> signals;
-    // A step that receives and forwards (rcs, rrs, rrcs) has both a sender and a receiver.
-    private final Map<Endpoint, Endpoint> senderOf = new HashMap<>();
-    private final Map<Endpoint, Endpoint> receiverOf = new HashMap<>();
+    private final int[][] firstStep;   // [rank][tb]: number of the threadblock's first step
+    private final Endpoint[] endpoint; // by step number
+    private final int[] senderOf;      // by step number: the partner's number, or -1
+    private final int[] receiverOf;
+    private final List<Transfer> transfers = new ArrayList<>();
+    private final List<Transfer> signals = new ArrayList<>();
     private final List<Endpoint> unmatched = new ArrayList<>();
 
-    private Transfers(List<Transfer> transfers, List<Transfer> signals, List<Endpoint> unmatchedEnds) {
-        this.transfers = List.copyOf(transfers);
-        this.signals = List.copyOf(signals);
-        for (Transfer t : transfers) {
-            receiverOf.put(t.from, t.to);
-            senderOf.put(t.to, t.from);
+    private Transfers(Plan plan) {
+        firstStep = new int[plan.ranks()][];
+        int n = 0;
+        for (RankPlan rp : plan.rankPlans()) {
+            int[] first = firstStep[rp.rank()] = new int[rp.threadblocks().size()];
+            for (Threadblock tb : rp.threadblocks()) {
+                first[tb.id()] = n;
+                n += tb.steps().size();
+            }
         }
-        for (Transfer t : signals) {
-            receiverOf.put(t.from, t.to);
-            senderOf.put(t.to, t.from);
-        }
-        unmatched.addAll(unmatchedEnds);
-    }
-
-    private record Key(int from, int to, int channel) {
-        @Override
-        public int hashCode() {
-            return mix(from, to, channel);
-        }
+        endpoint = new Endpoint[n];
+        senderOf = new int[n];
+        receiverOf = new int[n];
+        Arrays.fill(senderOf, -1);
+        Arrays.fill(receiverOf, -1);
     }
 
     public static Transfers of(Plan plan) {
-        Map<Key, List<Endpoint>> sends = new HashMap<>();
-        Map<Key, List<Endpoint>> recvs = new HashMap<>();
-        Map<Key, List<Endpoint>> sigs = new HashMap<>();
-        Map<Key, List<Endpoint>> waits = new HashMap<>();
-        List<Key> sendOrder = new ArrayList<>();
-        List<Key> sigOrder = new ArrayList<>();
+        Transfers t = new Transfers(plan);
+        int n = t.endpoint.length;
+        // The connection (from, to, channel) of each sending and receiving step, in step order.
+        Connections sends = new Connections(n), recvs = new Connections(n), sigs = new Connections(n), waits = new Connections(n);
+        int maxChannel = 0;
         for (RankPlan rp : plan.rankPlans()) {
             for (Threadblock tb : rp.threadblocks()) {
+                maxChannel = Math.max(maxChannel, tb.channel());
+                for (Step s : tb.steps()) maxChannel = Math.max(maxChannel, s.channelIn(tb));
+            }
+        }
+        Key key = new Key(plan.ranks(), maxChannel);
+        for (RankPlan rp : plan.rankPlans()) {
+            int r = rp.rank();
+            for (Threadblock tb : rp.threadblocks()) {
+                int first = t.firstStep[r][tb.id()];
                 for (Step s : tb.steps()) {
-                    Endpoint e = new Endpoint(rp.rank(), tb.id(), s.index());
-                    if (s.op().receives) {
-                        recvs.computeIfAbsent(new Key(tb.recvPeer(), rp.rank(), tb.channel()), k -> new ArrayList<>()).add(e);
-                    }
-                    if (s.op().sends) {
-                        Key k = new Key(rp.rank(), tb.sendPeer(), tb.channel());
-                        sends.computeIfAbsent(k, x -> { sendOrder.add(x); return new ArrayList<>(); }).add(e);
-                    }
-                    if (s.op() == OpKind.SIGNAL) {
-                        Key k = new Key(rp.rank(), s.peer(), s.channelIn(tb));
-                        sigs.computeIfAbsent(k, x -> { sigOrder.add(x); return new ArrayList<>(); }).add(e);
-                    } else if (s.op() == OpKind.WAIT) {
-                        waits.computeIfAbsent(new Key(s.peer(), rp.rank(), s.channelIn(tb)), k -> new ArrayList<>()).add(e);
-                    }
+                    int id = first + s.index();
+                    t.endpoint[id] = new Endpoint(r, tb.id(), s.index());
+                    if (s.op().receives) recvs.add(key.of(tb.recvPeer(), r, tb.channel()), id);
+                    if (s.op().sends) sends.add(key.of(r, tb.sendPeer(), tb.channel()), id);
+                    if (s.op() == OpKind.SIGNAL) sigs.add(key.of(r, s.peer(), s.channelIn(tb)), id);
+                    else if (s.op() == OpKind.WAIT) waits.add(key.of(s.peer(), r, s.channelIn(tb)), id);
                 }
             }
         }
-        List<Endpoint> unmatchedEnds = new ArrayList<>();
-        List<Transfer> ts = pair(sendOrder, sends, recvs, unmatchedEnds);
-        List<Transfer> ss = pair(sigOrder, sigs, waits, unmatchedEnds);
-        return new Transfers(ts, ss, unmatchedEnds);
+        boolean[] unmatched = new boolean[n];
+        t.pair(sends, recvs, key, t.transfers, unmatched);
+        t.pair(sigs, waits, key, t.signals, unmatched);
+        for (int id = 0; id < n; id++) if (unmatched[id]) t.unmatched.add(t.endpoint[id]);
+        return t;
     }
 
-    private static List<Transfer> pair(List<Key> order, Map<Key, List<Endpoint>> from, Map<Key, List<Endpoint>> to,
-                                       List<Endpoint> unmatchedEnds) {
-        List<Transfer> out = new ArrayList<>();
-        for (Key k : order) {
-            List<Endpoint> a = from.get(k);
-            List<Endpoint> b = to.getOrDefault(k, List.of());
-            int n = Math.min(a.size(), b.size());
-            for (int i = 0; i < n; i++) out.add(new Transfer(a.get(i), b.get(i), k.channel()));
-            for (int i = n; i < a.size(); i++) unmatchedEnds.add(a.get(i));
-            for (int i = n; i < b.size(); i++) unmatchedEnds.add(b.get(i));
+    /** Encodes (from, to, channel) as one long; exact for any verified plan. */
+    private record Key(long ranks, long channels) {
+        Key(int ranks, int maxChannel) {
+            this(ranks + 1L, maxChannel + 2L);
+            Math.multiplyExact(Math.multiplyExact(this.ranks, this.ranks), this.channels); // fits, or fail loudly
         }
-        for (Map.Entry<Key, List<Endpoint>> e : to.entrySet()) {
-            if (!from.containsKey(e.getKey())) unmatchedEnds.addAll(e.getValue());
+
+        long of(int from, int to, int channel) {
+            return ((from + 1L) * ranks + (to + 1L)) * channels + (channel + 1L);
         }
-        unmatchedEnds.sort(java.util.Comparator.comparingInt(Endpoint::rank).thenComparingInt(Endpoint::tb)
-                .thenComparingInt(Endpoint::step));
-        return out;
+    }
+
+    /** Step numbers and their connection keys, in step order. */
+    private static final class Connections {
+        long[] keys;
+        int[] ids;
+        int size;
+
+        Connections(int capacity) {
+            keys = new long[Math.min(capacity, 1024)];
+            ids = new int[keys.length];
+        }
+
+        void add(long key, int id) {
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, Math.max(16, size * 2));
+                ids = Arrays.copyOf(ids, keys.length);
+            }
+            keys[size] = key;
+            ids[size++] = id;
+        }
+
+        /** Each step's connection as an index into {@code distinct}, or -1 if absent there. */
+        int[] indexIn(long[] distinct) {
+            int[] out = new int[size];
+            for (int i = 0; i < size; i++) {
+                int k = Arrays.binarySearch(distinct, keys[i]);
+                out[i] = k >= 0 ? k : -1;
+            }
+            return out;
+        }
+
+        /** Per connection index, the positions of its steps in step order (a counting sort). */
+        static int[][] buckets(int[] index, int connections) {
+            int[] count = new int[connections];
+            for (int k : index) if (k >= 0) count[k]++;
+            int[][] out = new int[connections][];
+            for (int k = 0; k < connections; k++) out[k] = new int[count[k]];
+            Arrays.fill(count, 0);
+            for (int i = 0; i < index.length; i++) if (index[i] >= 0) out[index[i]][count[index[i]]++] = i;
+            return out;
+        }
+    }
+
+    /**
+     * Pairs the k-th sender with the k-th receiver of each connection. Pairs are listed by
+     * connection in the order the connections first send, then by k.
+     */
+    private void pair(Connections from, Connections to, Key key, List<Transfer> out, boolean[] unmatchedIds) {
+        long[] distinct = Arrays.copyOf(from.keys, from.size);
+        Arrays.sort(distinct);
+        int m = 0;
+        for (int i = 0; i < distinct.length; i++) if (i == 0 || distinct[i] != distinct[i - 1]) distinct[m++] = distinct[i];
+        distinct = Arrays.copyOf(distinct, m);
+        int[] fromIdx = from.indexIn(distinct), toIdx = to.indexIn(distinct);
+        int[][] fromOf = Connections.buckets(fromIdx, m), toOf = Connections.buckets(toIdx, m);
+        for (int i = 0; i < to.size; i++) if (toIdx[i] < 0) unmatchedIds[to.ids[i]] = true;
+        boolean[] done = new boolean[m];
+        for (int i = 0; i < from.size; i++) {
+            int k = fromIdx[i];
+            if (done[k]) continue;
+            done[k] = true;
+            int[] a = fromOf[k], b = toOf[k];
+            int channel = (int) (distinct[k] % key.channels()) - 1;
+            int pairs = Math.min(a.length, b.length);
+            for (int j = 0; j < pairs; j++) {
+                int s = from.ids[a[j]], r = to.ids[b[j]];
+                receiverOf[s] = r;
+                senderOf[r] = s;
+                out.add(new Transfer(endpoint[s], endpoint[r], channel));
+            }
+            for (int j = pairs; j < a.length; j++) unmatchedIds[from.ids[a[j]]] = true;
+            for (int j = pairs; j < b.length; j++) unmatchedIds[to.ids[b[j]]] = true;
+        }
     }
 
     /** Data transfers (send → receive), in a deterministic order. */
     public List<Transfer> transfers() {
-        return transfers;
+        return java.util.Collections.unmodifiableList(transfers);
     }
 
     /** Signal → wait pairs. */
     public List<Transfer> signals() {
-        return signals;
+        return java.util.Collections.unmodifiableList(signals);
     }
 
     /** The send (or signal) that a receiving step (or wait) takes; null when unmatched. */
     public Endpoint senderOf(Endpoint e) {
-        return senderOf.get(e);
+        int id = idOf(e);
+        return id < 0 || senderOf[id] < 0 ? null : endpoint[senderOf[id]];
     }
 
     /** The receive (or wait) that takes a sending step's data (or signal); null when unmatched. */
     public Endpoint receiverOf(Endpoint e) {
-        return receiverOf.get(e);
+        int id = idOf(e);
+        return id < 0 || receiverOf[id] < 0 ? null : endpoint[receiverOf[id]];
     }
 
-    /** Sends without a receive, receives without a send, and likewise for signals. */
+    /** Sends without a receive, receives without a send, and likewise for signals; in step order. */
     public List<Endpoint> unmatched() {
         return List.copyOf(unmatched);
+    }
+
+    private int idOf(Endpoint e) {
+        if (e.rank() < 0 || e.rank() >= firstStep.length || e.tb() < 0 || e.tb() >= firstStep[e.rank()].length) return -1;
+        int id = firstStep[e.rank()][e.tb()] + e.step();
+        return e.step() >= 0 && id < endpoint.length && endpoint[id].equals(e) ? id : -1;
     }
 }

@@ -74,8 +74,9 @@ final class CompareCommand implements Command {
             }
         }
         PlacementOptions base = CommonOptions.placementOptions(cl);
-        Topology topo = CommonOptions.topology(cl, NAME);
-        Plan plan = CommonOptions.loadPlan(cl, planPath);
+        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        Topology topo = in.topology();
+        Plan plan = in.plan();
         List<PolicyComparison.Cell> cells = PolicyComparison.run(plan, topo, policies, sizes, base.nar());
         if (cl.hasOption("csv")) io.out().print(PolicyComparison.csv(cells));
         else {

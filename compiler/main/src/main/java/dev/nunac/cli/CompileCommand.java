@@ -2,6 +2,7 @@ package dev.nunac.cli;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
+import dev.nunac.emit.Emission;
 import dev.nunac.emit.Output;
 import dev.nunac.emit.OutputFiles;
 import dev.nunac.ir.Plan;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
@@ -57,7 +59,6 @@ final class CompileCommand implements Command {
 
     @Override
     public int run(CommandLine cl, Io io) {
-        long t0 = System.nanoTime();
         Path planPath = CommonOptions.onePlan(cl, NAME);
         PlacementOptions opts = CommonOptions.placementOptions(cl);
         Set<Output> emit = emits(cl.getOptionValue("emit"));
@@ -66,21 +67,20 @@ final class CompileCommand implements Command {
             throw new UsageException(NAME, "--dump-after: unknown pass '" + dumpAfter + "' (passes: "
                     + String.join(", ", Driver.PIPELINE.names()) + ")");
         }
-        Topology topo = CommonOptions.topology(cl, NAME);
-        long tTopo = System.nanoTime();
-        Plan plan = CommonOptions.loadPlan(cl, planPath);
-        long tParsed = System.nanoTime();
+        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        Topology topo = in.topology();
+        Plan plan = in.plan();
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter,
                 (pass, text) -> io.out().print(text));
-        PlacementStats ua = opts.policy() == Policy.UA ? r.placement().stats()
-                : Driver.placeAgain(r, new PlacementOptions(Policy.UA, opts.nar(), opts.sizeBytes())).stats();
         long tPlaced = System.nanoTime();
+        Supplier<PlacementStats> ua = () -> opts.policy() == Policy.UA ? r.placement().stats()
+                : Driver.placeAgain(r, new PlacementOptions(Policy.UA, opts.nar(), opts.sizeBytes())).stats();
         OutputFiles out = new OutputFiles();
-        for (Output o : emit) out.add(o.file, o.render(r, ua));
+        Emission.render(r, emit, ua).forEach((o, text) -> out.add(o.file, text));
         Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
         List<Path> written = out.writeTo(dir);
         if (cl.hasOption("timings")) {
-            Timings.print(io, tTopo - t0, tParsed - tTopo, r.nanosByPass(), tPlaced - tParsed, System.nanoTime() - tPlaced);
+            Timings.print(io, in.topologyNanos(), in.planNanos(), r.nanosByPass(), System.nanoTime() - tPlaced);
         }
         io.err().println("nunac: " + plan.name() + " on " + topo.name() + ", policy " + r.placement().policy().id()
                 + ", NAR " + r.nar().label() + ": wrote " + String.join(", ", written.stream().map(Path::toString).toList()));

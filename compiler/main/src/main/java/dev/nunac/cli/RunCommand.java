@@ -71,8 +71,9 @@ final class RunCommand implements Command {
             }
             if (repeat < 1 || repeat > 1_000_000) throw new UsageException(NAME, "--repeat: expected a count in 1..1000000");
         }
-        Topology topo = CommonOptions.topology(cl, NAME);
-        Plan plan = CommonOptions.loadPlan(cl, planPath);
+        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        Topology topo = in.topology();
+        Plan plan = in.plan();
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
         String table = LaunchTable.emit(r);
         if (!NunaRuntime.isAvailable()) {

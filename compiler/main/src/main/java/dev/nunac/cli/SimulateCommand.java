@@ -56,8 +56,9 @@ final class SimulateCommand implements Command {
             if (v > 1 << 20) throw new UsageException(NAME, "--flit " + f + ": at most 1MiB");
             cfg = cfg.withFlitBytes((int) v);
         }
-        Topology topo = CommonOptions.topology(cl, NAME);
-        Plan plan = CommonOptions.loadPlan(cl, planPath);
+        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        Topology topo = in.topology();
+        Plan plan = in.plan();
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
         SimResult s = Driver.simulate(r, cfg);
         io.out().print(SimulationText.summary(r, s, 10));

@@ -11,6 +11,7 @@ import dev.nunac.ir.Transfers.Endpoint;
 import dev.nunac.pass.Compilation;
 import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
+import dev.nunac.passes.check.CheckPass;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,12 +29,17 @@ public final class AccessAnalysis extends BasePass {
 
     @Override
     public void run(Compilation c) {
-        c.put(Accesses.KEY, analyse(c.plan()));
+        Transfers t = c.find(CheckPass.TRANSFERS).orElseGet(() -> Transfers.of(c.plan()));
+        c.put(Accesses.KEY, analyse(c.plan(), t));
     }
 
     public static Accesses analyse(Plan plan) {
+        return analyse(plan, Transfers.of(plan));
+    }
+
+    /** As {@link #analyse(Plan)}, with the plan's pairing already computed (the checker's). */
+    public static Accesses analyse(Plan plan, Transfers transfers) {
         ChunkSpace space = new ChunkSpace(plan);
-        Transfers transfers = Transfers.of(plan);
         List<TbAccess> out = new ArrayList<>(plan.threadblockCount());
         IntBag local = new IntBag(), remote = new IntBag();
         for (RankPlan rp : plan.rankPlans()) {

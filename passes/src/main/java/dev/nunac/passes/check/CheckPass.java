@@ -7,6 +7,7 @@ import dev.nunac.ir.Transfers;
 import dev.nunac.ir.Transfers.Endpoint;
 import dev.nunac.pass.Compilation;
 import dev.nunac.pass.BasePass;
+import dev.nunac.pass.Key;
 import dev.nunac.pass.Stage;
 import java.util.List;
 
@@ -20,15 +21,19 @@ public final class CheckPass extends BasePass {
         super("check", Stage.CHECKED, Stage.PARSED);
     }
 
+    /** The send/receive pairing the checker computed, kept for the passes after it. */
+    public static final Key<Transfers> TRANSFERS = Key.of("transfers", Transfers.class);
+
     @Override
     public void run(Compilation c) {
-        check(c.plan(), c.diagnostics());
+        Transfers t = check(c.plan(), c.diagnostics());
+        if (t != null) c.put(TRANSFERS, t);
     }
 
-    /** Checks a plan; errors go to {@code d}. */
-    public static void check(Plan plan, Diagnostics d) {
+    /** Checks a plan; errors go to {@code d}. Returns the pairing of its transfers, or null if the IR is malformed. */
+    public static Transfers check(Plan plan, Diagnostics d) {
         IrVerifier.verify(plan, d);
-        if (d.hasErrors()) return;
+        if (d.hasErrors()) return null;
         Transfers transfers = Transfers.of(plan);
         List<Endpoint> unmatched = transfers.unmatched();
         for (int i = 0; i < Math.min(5, unmatched.size()); i++) {
@@ -46,9 +51,9 @@ public final class CheckPass extends BasePass {
                     "rank " + e.rank() + " threadblock " + e.tb() + " step " + e.step() + " (" + s.op().mnemonic() + ") " + what);
         }
         if (unmatched.size() > 5) d.error(plan.pos(), (unmatched.size() - 5) + " more unmatched sends or receives");
-        if (d.hasErrors()) return;
+        if (d.hasErrors()) return transfers;
         SymbolicExecution ex = new SymbolicExecution(plan, transfers);
-        if (!ex.run(d)) return;
-        Postcondition.check(plan, ex, d);
+        if (ex.run(d)) Postcondition.check(plan, ex, d);
+        return transfers;
     }
 }

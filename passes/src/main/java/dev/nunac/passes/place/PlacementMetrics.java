@@ -9,6 +9,7 @@ final class PlacementMetrics {
 
     static PlacementStats of(PhysicalPlacement.Placer p) {
         Topology topo = p.topo;
+        HopsMemo hops = new HopsMemo(topo);
         double sumCu = 0, maxCu = 0, sumSt = 0, maxSt = 0;
         int nCu = 0, nSt = 0;
         for (int t = 0; t < p.cuOfTb.length; t++) {
@@ -24,8 +25,8 @@ final class PlacementMetrics {
                 double cuHops = 0, stHops = 0;
                 for (int page = first; page <= last; page++) {
                     int d = p.pages.domainOfPage(si, page);
-                    cuHops += meanHops(topo, cuRouter, trafficPorts(p, a.rank(), q, d));
-                    stHops += meanHops(topo, topo.stacks().get(p.pages.stackOfPage(si, page)).router(), trafficPorts(p, q, a.rank(), d));
+                    cuHops += hops.mean(cuRouter, p.portsOf(a.rank(), q, d));
+                    stHops += hops.mean(topo.stacks().get(p.pages.stackOfPage(si, page)).router(), p.portsOf(q, a.rank(), d));
                 }
                 int pages = Math.max(1, last - first + 1);
                 tbSum += cuHops / pages;
@@ -47,20 +48,31 @@ final class PlacementMetrics {
     }
 
     /**
-     * The ports that carry traffic between {@code rank} and {@code peer} for a page of NAR domain
-     * {@code domain}, on {@code rank}'s side: the NIC across boxes, the port to the peer on direct
-     * topologies, else the domain's ports, or all ports when hashed (domain -1).
+     * Mean hops from a router to a set of ports, memoised per port set: the placer hands out one
+     * array per set ({@code portsOf}: the NIC across boxes, the port to the peer on direct
+     * topologies, else the page's NAR domain, or all ports when hashed), and a plan asks the
+     * same few sets from the same few routers millions of times.
      */
-    static int[] trafficPorts(PhysicalPlacement.Placer p, int rank, int peer, int domain) {
-        if (peer / p.boxSize != rank / p.boxSize) return p.nicPorts;
-        if (p.direct) return p.portsOf(rank, peer, -1);
-        return p.k > 1 && domain >= 0 ? p.topo.narDomains(p.k).get(domain).ports() : p.allPorts;
-    }
+    private static final class HopsMemo {
+        private final Topology topo;
+        private final java.util.IdentityHashMap<int[], double[]> bySet = new java.util.IdentityHashMap<>();
 
-    static double meanHops(Topology topo, int router, int[] ports) {
-        if (ports.length == 0) return 0;
-        long sum = 0;
-        for (int port : ports) sum += topo.hops(router, topo.ports().get(port).router());
-        return (double) sum / ports.length;
+        HopsMemo(Topology topo) {
+            this.topo = topo;
+        }
+
+        double mean(int router, int[] ports) {
+            double[] m = bySet.computeIfAbsent(ports, x -> {
+                double[] a = new double[topo.routers().size()];
+                java.util.Arrays.fill(a, Double.NaN);
+                return a;
+            });
+            if (Double.isNaN(m[router])) {
+                long sum = 0;
+                for (int port : ports) sum += topo.hops(router, topo.ports().get(port).router());
+                m[router] = ports.length == 0 ? 0 : (double) sum / ports.length;
+            }
+            return m[router];
+        }
     }
 }

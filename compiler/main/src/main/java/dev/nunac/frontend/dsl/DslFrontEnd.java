@@ -18,8 +18,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CharStream;
+import org.antlr.v4.runtime.CommonToken;
+import org.antlr.v4.runtime.CommonTokenFactory;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.TokenSource;
+import org.antlr.v4.runtime.misc.Pair;
 
 /**
  * The .msccl front end: lex, parse (errors to diagnostics, never to the console), evaluate,
@@ -29,9 +34,29 @@ import org.antlr.v4.runtime.Token;
 public final class DslFrontEnd {
     private DslFrontEnd() {}
 
+    /**
+     * Tokens that keep their text (the interpreter reads names and literals once per loop
+     * iteration); end of file keeps ANTLR's own "<EOF>", which error messages translate.
+     */
+    private static final CommonTokenFactory TEXT_KEEPING_TOKENS = new TextKeepingTokens();
+
+    private static final class TextKeepingTokens extends CommonTokenFactory {
+        TextKeepingTokens() {
+            super(true);
+        }
+
+        @Override
+        public CommonToken create(Pair<TokenSource, CharStream> source, int type, String text, int channel, int start,
+                                  int stop, int line, int charPositionInLine) {
+            if (type == Token.EOF) return CommonTokenFactory.DEFAULT.create(source, type, text, channel, start, stop, line, charPositionInLine);
+            return super.create(source, type, text, channel, start, stop, line, charPositionInLine);
+        }
+    }
+
     public static Plan parse(SourceText src, Map<String, String> defines, Limits limits) {
         Diagnostics diags = new Diagnostics();
         NunaLexer lexer = new NunaLexer(CharStreams.fromString(src.text(), src.name()));
+        lexer.setTokenFactory(TEXT_KEEPING_TOKENS);
         lexer.removeErrorListeners();
         SyntaxErrors listener = new SyntaxErrors(src.name(), diags);
         lexer.addErrorListener(listener);

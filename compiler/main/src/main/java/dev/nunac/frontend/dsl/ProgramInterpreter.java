@@ -176,14 +176,20 @@ final class ProgramInterpreter {
     }
 
     private ExprContext exprOf(ArgContext a, String what) {
-        if (a.value.expr() == null) throw new EvalError(pos(a), what + " must be an expression, not a chunk", false);
-        return a.value.expr();
+        ExprContext e = exprs.computeIfAbsent(a, x -> x.value.expr());
+        if (e == null) throw new EvalError(pos(a), what + " must be an expression, not a chunk", false);
+        return e;
     }
+
+    // The parse tree is walked once per loop iteration; ANTLR's accessors scan the children on
+    // every call, so the two that sit in the innermost loops are looked up once per node.
+    private final java.util.IdentityHashMap<ArgContext, ExprContext> exprs = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<BlockContext, List<StatementContext>> statements = new java.util.IdentityHashMap<>();
 
     // ---- statements ----
 
     private void execBlock(BlockContext b, Scope scope) {
-        for (StatementContext s : b.statement()) {
+        for (StatementContext s : statements.computeIfAbsent(b, BlockContext::statement)) {
             try {
                 exec(s, scope);
             } catch (EvalError e) {
@@ -260,7 +266,20 @@ final class ProgramInterpreter {
 
     private record Args(Map<String, ArgContext> named, List<ArgContext> positional) {}
 
-    private Args split(ArgListContext list, ParserRuleContext at, String op, Set<String> allowedNames) {
+    private static final Args NO_ARGS = new Args(Map.of(), List.of());
+    // An argument list's shape does not change between loop iterations: split it once.
+    private final java.util.IdentityHashMap<ArgListContext, Args> argsOf = new java.util.IdentityHashMap<>();
+
+    private Args split(ArgListContext list, String op, Set<String> allowedNames) {
+        if (list == null) return NO_ARGS;
+        Args known = argsOf.get(list);
+        if (known != null) return known;
+        Args a = splitOnce(list, op, allowedNames);
+        argsOf.put(list, a);
+        return a;
+    }
+
+    private Args splitOnce(ArgListContext list, String op, Set<String> allowedNames) {
         Map<String, ArgContext> named = new LinkedHashMap<>();
         List<ArgContext> positional = new ArrayList<>();
         if (list != null) {
@@ -278,7 +297,7 @@ final class ProgramInterpreter {
                 }
             }
         }
-        return new Args(named, positional);
+        return new Args(Map.copyOf(named), List.copyOf(positional));
     }
 
     private int hint(Args a, String name, Scope scope) {
@@ -300,14 +319,14 @@ final class ProgramInterpreter {
         SourcePos at = pos(c.op);
         switch (op) {
             case "copy" -> {
-                Args a = split(c.argList(), c, "copy", TWO_SIDED);
+                Args a = split(c.argList(), "copy", TWO_SIDED);
                 ChunkRef dst = target(a, 3, "copy(rank, buffer, index)", self.count(), scope, c);
                 int ch = channel(a, scope);
                 emit(new DslOp(DslOp.Kind.COPY, self, dst, -1, -1, hint(a, "sendtb", scope), hint(a, "recvtb", scope),
                         hint(a, "tb", scope), ch, at));
             }
             case "reduce" -> {
-                Args a = split(c.argList(), c, "reduce", TWO_SIDED);
+                Args a = split(c.argList(), "reduce", TWO_SIDED);
                 if (a.positional.size() != 1 || a.positional.get(0).value.chunkRef() == null) {
                     throw new EvalError(at, "reduce takes one chunk: c.reduce(chunk(rank, buffer, index))", false);
                 }
@@ -319,7 +338,7 @@ final class ProgramInterpreter {
                         hint(a, "tb", scope), channel(a, scope), at));
             }
             case "put", "get" -> {
-                Args a = split(c.argList(), c, op, ONE_SIDED);
+                Args a = split(c.argList(), op, ONE_SIDED);
                 ChunkRef remote = target(a, 3, op + "(rank, buffer, index)", self.count(), scope, c);
                 if (remote.rank() == self.rank()) throw new EvalError(at, op + " needs a peer rank other than " + self.rank(), false);
                 boolean put = op.equals("put");
@@ -336,7 +355,7 @@ final class ProgramInterpreter {
         if (!op.equals("signal") && !op.equals("wait")) {
             throw new EvalError(at, "unknown operation '" + op + "' (expected signal or wait, or chunk(...).copy/reduce/put/get)", false);
         }
-        Args a = split(c.argList(), c, op, ONE_SIDED);
+        Args a = split(c.argList(), op, ONE_SIDED);
         if (a.positional.size() != 2) throw new EvalError(at, op + " takes two ranks: " + op + "(rank, peer)", false);
         int rank = rank(exprOf(a.positional.get(0), "rank"), scope);
         int peer = rank(exprOf(a.positional.get(1), "peer"), scope);
@@ -420,15 +439,21 @@ final class ProgramInterpreter {
         throw new EvalError(pos(e), "expected a boolean (a comparison), found an integer", false);
     }
 
+    private final java.util.IdentityHashMap<IntExprContext, Long> literals = new java.util.IdentityHashMap<>();
+
     private Object eval(ExprContext e, Scope s) {
         if (e instanceof ParenExprContext p) return eval(p.expr(), s);
         if (e instanceof IntExprContext i) {
+            Long v = literals.get(i);
+            if (v != null) return v;
             String text = i.getStart().getText();
             try {
-                return Long.parseLong(text.indexOf('_') < 0 ? text : text.replace("_", ""));
+                v = Long.parseLong(text.indexOf('_') < 0 ? text : text.replace("_", ""));
             } catch (NumberFormatException x) {
                 throw new EvalError(pos(e), "integer literal " + text + " is too large", false);
             }
+            literals.put(i, v);
+            return v;
         }
         if (e instanceof BoolExprContext b) return b.TRUE() != null;
         if (e instanceof NameExprContext n) {

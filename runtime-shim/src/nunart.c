@@ -95,7 +95,8 @@ static int parse_opt(const char *opts, const char *key, long long *out) {
 
 static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
     static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb"};
-    long long v[7] = {0, 0, 0, 0, 0, 20000, 4096};
+    enum { NINT = 7, NKEYS = 7 };
+    long long v[NINT] = {0, 0, 0, 0, 0, 20000, 4096};
     static const long long HI[] = {1024, 1 << 20, 1024, 64, 1 << 16, 3600000, 1 << 20};
     if (opts) {
         /* Every token must be a known key. */
@@ -105,14 +106,14 @@ static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
         char *save = NULL;
         for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
             int known = 0;
-            for (int i = 0; i < 7; i++) {
+            for (int i = 0; i < NKEYS; i++) {
                 size_t k = strlen(KEYS[i]);
                 known |= strncmp(t, KEYS[i], k) == 0 && t[k] == '=';
             }
             if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb)", t);
         }
     }
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < NINT; i++) {
         int r = parse_opt(opts, KEYS[i], &v[i]);
         if (r < 0 || v[i] < 0 || v[i] > HI[i]) return nr_fail(ctx, NUNART_E_ARGUMENT, "option %s: not an integer in [0, %lld]", KEYS[i], HI[i]);
     }
@@ -435,14 +436,20 @@ const char *nunart_report(const nunart_ctx *c) {
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n,
                       "plan: %s (%s, %d ranks, %d threadblocks, %d steps, policy %s, topology %s)\n",
                       t->name, t->collective, t->ranks, t->ntb, t->nstep, t->policy, t->topology);
+    if (ctx->executor[0] && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "executor: %s\n", ctx->executor);
     if (n < (int) sizeof ctx->report)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n,
-                      "cu-affinity: %s\ngrid-order: %s\nstream-masks: %s\npage-placement: %s\nplacement-fidelity: %s\ndata-check: %s\n",
+                      "cu-affinity: %s\ngrid-order: %s\nstream-masks: %s\npage-placement: %s\nplacement-fidelity: %s\n",
                       ctx->cu_affinity[0] ? ctx->cu_affinity : "not applied (no launch)",
                       ctx->grid_order[0] ? ctx->grid_order : "not applied (no launch)",
                       ctx->stream_masks[0] ? ctx->stream_masks : "not applied (no launch)",
                       ctx->page_placement[0] ? ctx->page_placement : "not applied (no buffers)",
-                      ctx->fidelity[0] ? ctx->fidelity : "unknown (no launch)", ctx->data_check);
+                      ctx->fidelity[0] ? ctx->fidelity : "unknown (no launch)");
+    if (ctx->cu_readback[0] && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "cu-readback: %s\n", ctx->cu_readback);
+    if (n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "data-check: %s\n", ctx->data_check);
     if (n < (int) sizeof ctx->report && ctx->state >= NUNART_LAUNCHED && ctx->state != NUNART_FAILED)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "launch-time-us: %.1f\n", ctx->launch_us);
     if (n < (int) sizeof ctx->report && ctx->state == NUNART_FAILED)

@@ -142,7 +142,8 @@ static nunart_status compile(nunart_ctx *ctx, cuda_t *c) {
     snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d%d", c->cc_major, c->cc_minor);
     const char *opts[] = {arch};
     if ((st = nr_gpu_compile(ctx, &c->gpu, opts, 1))) return st;
-    snprintf(ctx->executor, sizeof ctx->executor, "compiled by NVRTC (%s) with %s (the device's compute capability)", file, arch);
+    snprintf(ctx->executor, sizeof ctx->executor, "compiled by NVRTC (%s) with %s (the device's compute capability)%s", file, arch,
+             ctx->arch[0] ? "; option arch applies to HIP only" : "");
     return NUNART_OK;
 }
 

@@ -107,6 +107,7 @@ struct nunart_ctx {
     /* options */
     int device_ordinal, timeout_ms;
     int64_t mem_limit;
+    char arch[32];         /* HIP: hipRTC's offload target (option arch); empty = its default */
     nr_device dev;
     nr_device want;        /* host emulation overrides; 0 = take from the table */
     nr_table *table;

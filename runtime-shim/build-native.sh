@@ -11,7 +11,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 res="$target/classes/META-INF/native"
 mkdir -p "$res"
 rm -rf "$res/unavailable.txt" "$res"/linux-*  # never ship a library from an earlier build
-unavailable() { echo "$1" > "$res/unavailable.txt"; echo "nunac-runtime: native library not built: $1" >&2; exit 0; }
+# Also drops an earlier native build, so no test runs its stale nunart-run or fake drivers.
+unavailable() { rm -rf "$target/native"; echo "$1" > "$res/unavailable.txt"; echo "nunac-runtime: native library not built: $1" >&2; exit 0; }
 [ "$skip" = "true" ] && unavailable "the build skipped it (-Dnunac.native.skip=true)"
 [ "$(uname -s)" = "Linux" ] || unavailable "only Linux is supported, this is $(uname -s)"
 command -v cmake >/dev/null || unavailable "cmake was not found when nunac was built"

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,13 +23,14 @@ class MockDriverTest {
     /** The tiny table: 8 CUs on 2 dies, threadblock 0 on CU 0 (die 0), threadblock 1 on CU 1 (die 1).
      * HIP takes the device shape from the options; CUDA reads it from the (fake) driver. */
     private static final String OPTIONS = "cus=8 dies=2";
-    private static MockDrivers mocks;
+    private MockDrivers mocks;
 
     @TempDir
     Path work;
 
-    @BeforeAll
-    static void mocks() {
+    /** Per test, so that each one is reported skipped, with the reason, without the native build. */
+    @BeforeEach
+    void mocks() {
         mocks = MockDrivers.find();
     }
 

@@ -34,13 +34,22 @@ public final class MockDrivers {
 
     /** The native build folder of runtime-shim; the calling test is skipped when it lacks the mocks. */
     public static MockDrivers find() {
-        Path dir = Path.of(System.getProperty("nunac.repo", ".."), "runtime-shim/target/native").toAbsolutePath().normalize();
+        Path target = Path.of(System.getProperty("nunac.repo", ".."), "runtime-shim/target").toAbsolutePath().normalize();
+        Path dir = target.resolve("native");
         for (String f : new String[] {"nunart-run", "libnunart-mock-hip.so", "libnunart-mock-hiprtc.so", "libnunart-mock-hip-with-rtc.so",
                 "libnunart-mock-cuda.so", "libnunart-mock-nvrtc.so"}) {
-            assumeTrue(Files.exists(dir.resolve(f)), () -> f + " not built in " + dir
-                    + " (the native build needs cmake and a C compiler; see runtime-shim/target/native-build.log)");
+            assumeTrue(Files.exists(dir.resolve(f)), () -> f + " not built in " + dir + ": " + whyNotBuilt(target));
         }
         return new MockDrivers(dir);
+    }
+
+    /** The reason build-native.sh recorded, or what it needs. */
+    private static String whyNotBuilt(Path target) {
+        try {
+            return Files.readString(target.resolve("classes/META-INF/native/unavailable.txt"), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            return "the native build needs cmake and a C compiler (see runtime-shim/target/native-build.log)";
+        }
     }
 
     public Path lib(String name) {

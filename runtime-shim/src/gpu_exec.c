@@ -66,7 +66,7 @@ static const char *drv_err(const nr_gpu *g, int rc) {
     return s ? s : "unknown error";
 }
 
-/* The compiler's log, or "" (never NULL); the caller frees it. */
+/* The compiler's log, or "" (NULL only without memory); the caller frees it. */
 static char *rtc_log(const nr_rtc *r, void *prog) {
     size_t n = 0;
     char *log = NULL;

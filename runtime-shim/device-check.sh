@@ -5,7 +5,8 @@
 #
 # Usage: runtime-shim/device-check.sh [--launches N] [--backend cuda|hip]
 # Environment: NUNAC_TOPO (topology name or file matching the GPU; guessed from its name),
-#              NUNART_OPTIONS (extra runtime options, e.g. "cus=304 dies=8" for HIP).
+#              NUNART_OPTIONS (extra runtime options). HIP needs cus= and dies=; unless given,
+#              cus and arch come from rocminfo's first GPU agent and dies from the topology.
 # Exit codes: 0 every row verified; 1 a row failed; 2 the build failed; 3 no GPU found
 #             (nothing was run); 4 the GPU has no matching topology (set NUNAC_TOPO).
 set -uo pipefail
@@ -51,7 +52,16 @@ if [ -z "$topo" ]; then
   exit 4
 fi
 
+hip_arch="" hip_cus=""
+if [ "$backend" = hip ]; then
+  # The first GPU agent's ISA name and CU count (CPU agents come first and have no gfx name).
+  read -r hip_arch hip_cus < <(rocminfo 2>/dev/null | awk '/^ *Name: *gfx/ && !a {a = $2} a && /Compute Unit:/ {print a, $3; exit}') || true
+fi
+
 echo "device-check: $gpu_name via $backend, topology $topo, $launches launches per median"
+if [ "$backend" = hip ]; then
+  echo "device-check: HIP options unless NUNART_OPTIONS sets them: arch ${hip_arch:-(hipRTC's default)} and ${hip_cus:-the topology's} CUs from rocminfo, dies from the topology"
+fi
 log="$(mktemp)"
 if ! (cd "$root" && ./mvnw -q -B -DskipTests package -pl compiler/main -am) >"$log" 2>&1; then
   cat "$log" >&2
@@ -70,7 +80,13 @@ for plan in "$root"/examples/*.msccl; do
     if ! "$root/nunac" "$plan" --topo "$topo" -D ranks=8 --policy "$policy" --emit launch -o "$out" >/dev/null 2>"$out.err"; then
       printf '%-26s %-9s %s\n' "$name" "$policy" "compile failed: $(head -1 "$out.err")"; status=1; continue
     fi
-    rep="$(timeout 120 "$run" "$out/launch.txt" --backend "$backend" --options "${NUNART_OPTIONS:-}" --time "$launches" 2>&1)"
+    opts="${NUNART_OPTIONS:-}"
+    if [ "$backend" = hip ]; then
+      [[ " $opts" == *" cus="* ]] || opts="$opts cus=${hip_cus:-$(sed -n 's/^device .* cus=\([0-9]*\).*/\1/p' "$out/launch.txt")}"
+      [[ " $opts" == *" dies="* ]] || opts="$opts dies=$(sed -n 's/^device .* dies=\([0-9]*\).*/\1/p' "$out/launch.txt")"
+      [[ " $opts" == *" arch="* || -z "$hip_arch" ]] || opts="$opts arch=$hip_arch"
+    fi
+    rep="$(timeout 120 "$run" "$out/launch.txt" --backend "$backend" --options "$opts" --time "$launches" 2>&1)"
     rc=$?
     fid="$(sed -n 's/^placement-fidelity: \([^ ]*\).*/\1/p' <<<"$rep")"
     data="$(sed -n 's/^data-check: \([^ ]*\).*/\1/p' <<<"$rep")"

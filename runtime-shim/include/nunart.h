@@ -64,6 +64,11 @@ typedef struct nunart_ctx nunart_ctx;
  *                     the table was placed for
  *   timeout_ms=N      bound on one launch (default 20000); a plan that waits longer fails
  *   mem_limit_mb=N    bound on all buffers of one context (default 4096)
+ *   arch=NAME         HIP: hipRTC's target (--offload-arch=NAME, e.g. gfx942); by default
+ *                     hipRTC compiles for the current device (the report says which applied)
+ * The GPU runtimes are opened with dlopen; the environment variables NUNART_CUDA_LIBRARY,
+ * NUNART_NVRTC_LIBRARY, NUNART_HIP_LIBRARY and NUNART_HIPRTC_LIBRARY name other files (an
+ * override that does not load is an error, never a fallback).
  * On success *out is an OPENED context. On failure *out is still a context (FAILED) when
  * memory allowed, so that nunart_message() can say why; close it with nunart_close().
  */

@@ -103,20 +103,23 @@ struct nunart_ctx {
     char msg[1024];
     const nr_backend *be;
     void *be_state;
-    char tried[256];       /* backends tried by "auto", with the reason each was skipped */
+    char tried[1024];       /* backends tried by "auto", with the reason each was skipped */
     /* options */
     int device_ordinal, timeout_ms;
     int64_t mem_limit;
+    char arch[32];         /* HIP: hipRTC's offload target (option arch); empty = its default */
     nr_device dev;
     nr_device want;        /* host emulation overrides; 0 = take from the table */
     nr_table *table;
     float *host;           /* host arena (host backend: the buffers; GPU: a mirror) */
     int *ran_on;           /* per tb: CU/SM (or die) it ran on, -1 if not reported */
-    int located;           /* ran_on comes from a hardware readback */
+    int located;           /* ran_on is 0: emulated, 1: a hardware readback of the CU/SM, 2: of the die */
     int placed_ok, placed_total;
     double launch_us;
-    char cu_affinity[256], grid_order[256], stream_masks[256], page_placement[256], fidelity[256], data_check[512];
-    char report[4096];
+    char cu_affinity[384], grid_order[256], stream_masks[256], page_placement[256], fidelity[256], data_check[512];
+    char executor[384];    /* GPU: how the executor was compiled; empty on host */
+    char cu_readback[384]; /* finer location read back than the fidelity compares (HIP: HW_ID) */
+    char report[6144];
 };
 
 /* Sets the message and the status; for state-changing calls also FAILED. */

@@ -93,9 +93,26 @@ static int parse_opt(const char *opts, const char *key, long long *out) {
     return 0;
 }
 
+/* A string option: 1..cap-1 characters of a target name ([A-Za-z0-9_:+-]); 0 when absent. */
+static int parse_word(const char *opts, const char *key, char *out, size_t cap) {
+    if (!opts) return 0;
+    size_t k = strlen(key);
+    for (const char *p = opts; (p = strstr(p, key)); p += k) {
+        if ((p == opts || p[-1] == ' ') && p[k] == '=') {
+            size_t n = strcspn(p + k + 1, " ");
+            if (n == 0 || n >= cap || strspn(p + k + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:+-") < n) return -1;
+            memcpy(out, p + k + 1, n);
+            out[n] = 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
-    static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb"};
-    long long v[7] = {0, 0, 0, 0, 0, 20000, 4096};
+    static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb", "arch"};
+    enum { NINT = 7, NKEYS = 8 };
+    long long v[NINT] = {0, 0, 0, 0, 0, 20000, 4096};
     static const long long HI[] = {1024, 1 << 20, 1024, 64, 1 << 16, 3600000, 1 << 20};
     if (opts) {
         /* Every token must be a known key. */
@@ -105,17 +122,19 @@ static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
         char *save = NULL;
         for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
             int known = 0;
-            for (int i = 0; i < 7; i++) {
+            for (int i = 0; i < NKEYS; i++) {
                 size_t k = strlen(KEYS[i]);
                 known |= strncmp(t, KEYS[i], k) == 0 && t[k] == '=';
             }
-            if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb)", t);
+            if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb, arch)", t);
         }
     }
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < NINT; i++) {
         int r = parse_opt(opts, KEYS[i], &v[i]);
         if (r < 0 || v[i] < 0 || v[i] > HI[i]) return nr_fail(ctx, NUNART_E_ARGUMENT, "option %s: not an integer in [0, %lld]", KEYS[i], HI[i]);
     }
+    if (parse_word(opts, "arch", ctx->arch, sizeof ctx->arch) < 0)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "option arch: not a target name such as gfx942 (letters, digits, _:+-, at most %zu)", sizeof ctx->arch - 1);
     ctx->device_ordinal = (int) v[0];
     ctx->want.cus = (int) v[1];
     ctx->want.dies = (int) v[2];
@@ -435,14 +454,20 @@ const char *nunart_report(const nunart_ctx *c) {
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n,
                       "plan: %s (%s, %d ranks, %d threadblocks, %d steps, policy %s, topology %s)\n",
                       t->name, t->collective, t->ranks, t->ntb, t->nstep, t->policy, t->topology);
+    if (ctx->executor[0] && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "executor: %s\n", ctx->executor);
     if (n < (int) sizeof ctx->report)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n,
-                      "cu-affinity: %s\ngrid-order: %s\nstream-masks: %s\npage-placement: %s\nplacement-fidelity: %s\ndata-check: %s\n",
+                      "cu-affinity: %s\ngrid-order: %s\nstream-masks: %s\npage-placement: %s\nplacement-fidelity: %s\n",
                       ctx->cu_affinity[0] ? ctx->cu_affinity : "not applied (no launch)",
                       ctx->grid_order[0] ? ctx->grid_order : "not applied (no launch)",
                       ctx->stream_masks[0] ? ctx->stream_masks : "not applied (no launch)",
                       ctx->page_placement[0] ? ctx->page_placement : "not applied (no buffers)",
-                      ctx->fidelity[0] ? ctx->fidelity : "unknown (no launch)", ctx->data_check);
+                      ctx->fidelity[0] ? ctx->fidelity : "unknown (no launch)");
+    if (ctx->cu_readback[0] && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "cu-readback: %s\n", ctx->cu_readback);
+    if (n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "data-check: %s\n", ctx->data_check);
     if (n < (int) sizeof ctx->report && ctx->state >= NUNART_LAUNCHED && ctx->state != NUNART_FAILED)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "launch-time-us: %.1f\n", ctx->launch_us);
     if (n < (int) sizeof ctx->report && ctx->state == NUNART_FAILED)

@@ -1,7 +1,7 @@
 /* nunart-run TABLE [--backend B] [--options "k=v ..."] [--time N]
  * Runs a launch table once, verifies it and prints the launch report; with --time N also
  * prints the median of N pinned and N plain launches. Exit: 0 ok, 1 the run failed (report
- * printed), 2 usage or unreadable table. */
+ * printed; stderr: "nunart-run: STATUS: message"), 2 usage or unreadable table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +28,18 @@ int main(int argc, char **argv) {
     if (!buf || fread(buf, 1, (size_t) len, f) != (size_t) len) { fprintf(stderr, "nunart-run: cannot read %s\n", path); fclose(f); return 2; }
     fclose(f);
     nunart_ctx *ctx = NULL;
-    int rc = 0;
-    if (nunart_open(&ctx, backend, options) || nunart_load(ctx, buf, (size_t) len) || nunart_alloc(ctx)) rc = 1;
+    nunart_status st = nunart_open(&ctx, backend, options);
+    if (!st) st = nunart_load(ctx, buf, (size_t) len);
+    if (!st) st = nunart_alloc(ctx);
     double pinned = -1, plain = -1;
-    if (!rc && time_n > 0) {
-        if (nunart_time_launches(ctx, time_n, 0, &plain) || nunart_time_launches(ctx, time_n, 1, &pinned)) rc = 1;
-    }
-    if (!rc && (nunart_launch(ctx) || nunart_verify(ctx))) rc = 1;
+    if (!st && time_n > 0 && !(st = nunart_time_launches(ctx, time_n, 0, &plain))) st = nunart_time_launches(ctx, time_n, 1, &pinned);
+    if (!st) st = nunart_launch(ctx);
+    if (!st) st = nunart_verify(ctx);
     fputs(nunart_report(ctx), stdout);
-    if (time_n > 0 && !rc) printf("median-launch-us: pinned %.1f plain %.1f (n=%d)\n", pinned, plain, time_n);
-    if (rc) fprintf(stderr, "nunart-run: %s: %s\n", nunart_status_name(nunart_state_of(ctx) == NUNART_FAILED ? NUNART_E_STATE : NUNART_OK), nunart_message(ctx));
+    if (time_n > 0 && !st) printf("median-launch-us: pinned %.1f plain %.1f (n=%d)\n", pinned, plain, time_n);
+    /* The status of the call that failed and its message, for scripts and tests. */
+    if (st) fprintf(stderr, "nunart-run: %s: %s\n", nunart_status_name(st), nunart_message(ctx));
+    int rc = st ? 1 : 0;
     nunart_close(ctx);
     free(buf);
     return rc;

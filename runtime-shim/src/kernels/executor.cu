@@ -1,10 +1,11 @@
 // Device plan executor, compiled at run time (NVRTC; hipRTC for the HIP path) and by nvcc in
 // the tests where it exists. Each logical threadblock of the launch table runs in one physical
 // block. Pinned launches use a dispatcher: a block reads where it runs (%smid on NVIDIA,
-// XCC_ID on AMD) and claims a logical threadblock planned there; a block with nothing planned
-// where it landed waits a bounded time and then takes any unclaimed one, so the plan always
-// finishes and the readback shows what ran where. Every wait is bounded: on expiry the block
-// raises the abort flag and returns, and the host reports a timeout instead of hanging.
+// XCC_ID, the die, on AMD) and claims a logical threadblock planned there (tbinfo's third field
+// holds the planned SM or die accordingly); a block with nothing planned where it landed waits
+// a bounded time and then takes any unclaimed one, so the plan always finishes and the readback
+// shows what ran where. Every wait is bounded: on expiry the block raises the abort flag and
+// returns, and the host reports a timeout instead of hanging.
 //
 // Step record (NR_F long longs): op, nelem, src_off, dst_off, stage_off, from_stage_off,
 // from (global step or -1), ndeps, dep_first. Offsets are floats within one arena.
@@ -22,11 +23,24 @@
 #define OP_GET 11
 #define OP_GETRE 12
 
+#if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC_RTC__) || defined(__AMDGCN__)
+#define NR_AMD 1
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__)
+#define NR_AMD_XCC 1 // several XCDs: XCC_ID says which one runs the wave
+#endif
+#if defined(__gfx908__) || defined(__gfx90a__) || defined(NR_AMD_XCC)
+#define NR_AMD_HWID 1 // the gfx9 HW_ID layout (CU_ID 11:8, SH_ID 12, SE_ID from bit 13)
+#endif
+#endif
+
+// Where this block runs, in the unit the dispatcher places by: the SM, or the die on AMD.
 __device__ static int nr_location(void) {
-#if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC_RTC__)
+#if defined(NR_AMD_XCC)
     unsigned v;
     asm volatile("s_getreg_b32 %0, hwreg(HW_REG_XCC_ID)" : "=s"(v));
     return (int) (v & 0xf);
+#elif defined(NR_AMD)
+    return 0; // one die
 #else
     unsigned v;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(v));
@@ -34,12 +48,36 @@ __device__ static int nr_location(void) {
 #endif
 }
 
+// The finer location for the readback: the raw HW_ID register on AMD (decoded by the host),
+// %smid again on NVIDIA, -1 where the register layout is not known.
+__device__ static int nr_hw_id(void) {
+#if defined(NR_AMD_HWID)
+    unsigned v;
+    asm volatile("s_getreg_b32 %0, hwreg(HW_REG_HW_ID)" : "=s"(v));
+    return (int) v;
+#elif defined(NR_AMD)
+    return -1;
+#else
+    return nr_location();
+#endif
+}
+
+// The clock budgets are counted in: the core clock on NVIDIA (the host assumes >= 1 GHz), the
+// constant-rate wall clock on AMD (the host assumes 100 MHz), since AMD core clocks vary more.
+__device__ static long long nr_clock(void) {
+#if defined(NR_AMD)
+    return wall_clock64();
+#else
+    return clock64();
+#endif
+}
+
 // Spins until flag is set or the budget runs out; returns 0 on success.
 __device__ static int nr_wait(int *flag, int *abort_flag, long long budget) {
-    long long t0 = clock64();
+    long long t0 = nr_clock();
     while (atomicAdd(flag, 0) == 0) {
         if (atomicAdd(abort_flag, 0) != 0) return -1;
-        if (clock64() - t0 > budget) {
+        if (nr_clock() - t0 > budget) {
             atomicExch(abort_flag, 1);
             return -1;
         }
@@ -48,7 +86,7 @@ __device__ static int nr_wait(int *flag, int *abort_flag, long long budget) {
 }
 
 extern "C" __global__ void nunart_exec(const long long *steps, const int *deps, const int *tbinfo, int ntb,
-                                       float *arena, int *done, int *ran_on, int *claim, int pinned,
+                                       float *arena, int *done, int *ran_on, int *hw_id, int *claim, int pinned,
                                        long long steal_after, long long budget) {
     __shared__ int mine;
     __shared__ int bad;
@@ -63,13 +101,16 @@ extern "C" __global__ void nunart_exec(const long long *steps, const int *deps, 
             for (int t = 0; t < ntb && mine < 0; t++)
                 if (tbinfo[3 * t + 2] == loc && atomicCAS(&claim[t], 0, 1) == 0) mine = t;
             if (mine < 0) {
-                long long t0 = clock64();
-                while (clock64() - t0 < steal_after) { }
+                long long t0 = nr_clock();
+                while (nr_clock() - t0 < steal_after) { }
                 for (int t = 0; t < ntb && mine < 0; t++)
                     if (atomicCAS(&claim[t], 0, 1) == 0) mine = t;
             }
         }
-        if (mine >= 0) ran_on[mine] = loc;
+        if (mine >= 0) {
+            ran_on[mine] = loc;
+            hw_id[mine] = nr_hw_id();
+        }
     }
     __syncthreads();
     const int t = mine;

@@ -1,24 +1,64 @@
 package dev.nunac.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
-/** The embedded CUDA executor compiles with nvcc where the toolkit is installed. */
+/**
+ * The embedded CUDA executor compiles with nvcc where the toolkit is installed. Without a HIP
+ * compiler, the AMD branch is only preprocessed: each target reads the registers it has.
+ */
 class KernelSourceTest {
+    private static Path onPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) return Path.of(dir, tool);
+        }
+        return null;
+    }
+
+    /** What each register or clock looks like in the preprocessed source. */
+    private static final Map<String, String> READS = Map.of(
+            "XCC_ID", "hwreg(HW_REG_XCC_ID)", "HW_ID", "hwreg(HW_REG_HW_ID)", "wall_clock64", "return wall_clock64()",
+            "smid", "%%smid", "clock64", "return clock64()");
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "__gfx942__, XCC_ID HW_ID wall_clock64",
+        "__gfx950__, XCC_ID HW_ID wall_clock64",
+        "__gfx90a__, HW_ID wall_clock64",
+        "__gfx1100__, wall_clock64",
+        "NVIDIA, smid clock64"})
+    void eachTargetReadsTheRegistersItHas(String target, String expected) throws Exception {
+        Path src = Path.of(System.getProperty("nunac.repo", ".."), "runtime-shim/src/kernels/executor.cu");
+        Path gcc = onPath("gcc");
+        assumeTrue(Files.exists(src) && gcc != null, "gcc or the kernel source not found: preprocessor check skipped");
+        List<String> cmd = new ArrayList<>(List.of(gcc.toString(), "-x", "c++", "-E", "-P"));
+        if (!target.equals("NVIDIA")) cmd.addAll(List.of("-D__HIPCC_RTC__", "-D" + target));
+        cmd.add(src.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        List<String> want = List.of(expected.split(" "));
+        READS.forEach((name, text) -> assertEquals(want.contains(name), out.contains(text), target + " reads " + name + "?\n" + out));
+    }
+
     @Test
     void cudaExecutorCompiles(@TempDir Path tmp) throws Exception {
         Path src = Path.of(System.getProperty("nunac.repo", ".."), "runtime-shim/src/kernels/executor.cu");
         assumeTrue(Files.exists(src), "kernel source not found from " + src);
-        Path nvcc = null;
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "nvcc"))) { nvcc = Path.of(dir, "nvcc"); break; }
-        }
+        Path nvcc = onPath("nvcc");
         assumeTrue(nvcc != null, "nvcc not on PATH: CUDA executor compile check skipped");
         Process p = new ProcessBuilder(nvcc.toString(), "--ptx", "-arch=compute_80", "-o", tmp.resolve("x.ptx").toString(), src.toString())
                 .redirectErrorStream(true).start();

@@ -1,0 +1,189 @@
+package dev.nunac.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The CUDA and HIP orchestration without a GPU: the backends load the fake drivers
+ * (src/test/native), compile through the fake NVRTC/hipRTC, pack and upload the plan, launch,
+ * read back, and the fake launch executes the step records as the kernel would. What is
+ * checked is everything on the host side of the driver calls; the kernel itself is not.
+ */
+class MockDriverTest {
+    /** The tiny table: 8 CUs on 2 dies, threadblock 0 on CU 0 (die 0), threadblock 1 on CU 1 (die 1).
+     * HIP takes the device shape from the options; CUDA reads it from the (fake) driver. */
+    private static final String OPTIONS = "cus=8 dies=2";
+    private MockDrivers mocks;
+
+    @TempDir
+    Path work;
+
+    /** Per test, so that each one is reported skipped, with the reason, without the native build. */
+    @BeforeEach
+    void mocks() {
+        mocks = MockDrivers.find();
+    }
+
+    /** Blocks land round-robin on the table's 2 dies (HIP) or 8 SMs (CUDA). */
+    private static int units(String backend) {
+        return backend.equals("hip") ? 2 : 8;
+    }
+
+    private MockDrivers.Run run(String backend, Map<String, String> extra, String options, int time) throws Exception {
+        Map<String, String> env = mocks.env(backend, units(backend));
+        env.putAll(extra);
+        return mocks.run(work, Tables.allgather2(), backend, options, env, time);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void runsTheTableWithPlacementAppliedAndReadBack(String backend) throws Exception {
+        MockDrivers.Run r = run(backend, Map.of(), OPTIONS, 3);
+        LaunchReport rep = r.report();
+        assertEquals(0, r.exit(), r.stderr() + "\n" + rep.text());
+        assertEquals(backend, rep.get("backend"));
+        assertEquals("verified", r.state());
+        assertTrue(rep.get("data-check").startsWith("passed (allgather postcondition, 16 floats on 2 ranks)"), rep.text());
+        assertTrue(rep.get("cu-affinity").startsWith("applied"), rep.text());
+        String unit = backend.equals("hip") ? "die" : "CU";
+        assertTrue(rep.get("placement-fidelity").startsWith("1.000 (2/2 threadblocks ran on their planned " + unit + ", device readback)"), rep.text());
+        assertTrue(rep.text().contains("median-launch-us: pinned"), "timed launches leave the buffers verifiable: " + rep.text());
+        // 3 plain and 3 pinned timed launches, then the verified one; all on the default stream.
+        String launch = backend.equals("hip") ? "hipModuleLaunchKernel" : "cuLaunchKernel";
+        assertEquals(7, r.trace().stream().filter(l -> l.startsWith(launch) && l.endsWith("stream=default")).count(), String.join("\n", r.trace()));
+    }
+
+    @Test
+    void hipPinnedGridIsDiesTimesBlocksPerDieAndReportsWhatItApplied() throws Exception {
+        MockDrivers.Run r = run("hip", Map.of(), OPTIONS + " arch=gfx942", 0);
+        LaunchReport rep = r.report();
+        assertEquals(0, r.exit(), r.stderr());
+        // One threadblock per die at most, plus a spare: 2 dies x 2 blocks.
+        assertTrue(r.trace().contains("hipModuleLaunchKernel grid=4x1x1 block=256x1x1 shared=0 stream=default"), String.join("\n", r.trace()));
+        assertTrue(rep.get("cu-affinity").startsWith("applied at XCD level (XCC_ID dispatcher over 4 blocks = 2 XCDs x 2"), rep.text());
+        assertTrue(rep.get("cu-affinity").contains("the CU within the XCD: advisory"), rep.text());
+        assertTrue(r.trace().contains("HIPRTCCompileProgram --offload-arch=gfx942"), String.join("\n", r.trace()));
+        assertTrue(rep.get("executor").contains("with --offload-arch=gfx942 (option arch)"), rep.text());
+        assertTrue(rep.get("stream-masks").startsWith("applied (2 streams created with their domain's CU mask"), rep.text());
+        assertTrue(rep.get("stream-masks").contains("the executor runs on the default stream"), rep.text());
+        assertTrue(rep.get("cu-readback").startsWith("HW_ID of 2/2 threadblocks: 2 distinct CUs as (XCD, SE, SH, CU_ID)"), rep.text());
+    }
+
+    @Test
+    void withoutArchHipRtcTargetsTheCurrentDeviceAndTheReportSaysSo() throws Exception {
+        MockDrivers.Run r = run("hip", Map.of(), OPTIONS, 0);
+        assertEquals(0, r.exit(), r.stderr());
+        assertTrue(r.trace().contains("HIPRTCCompileProgram"), "no options passed: " + r.trace());
+        assertTrue(r.report().get("executor").contains("without --offload-arch: hipRTC targets the current device"), r.report().text());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void misplacedBlocksLowerTheFidelityButNotTheData(String backend) throws Exception {
+        // Every block lands on unit 0: threadblock 1, planned on unit 1, is taken by a stealing block.
+        MockDrivers.Run r = run(backend, Map.of("NUNART_MOCK_LOCATION", "0"), OPTIONS, 0);
+        LaunchReport rep = r.report();
+        assertEquals(0, r.exit(), r.stderr());
+        assertTrue(rep.get("placement-fidelity").startsWith("0.500 (1/2 threadblocks ran on their planned"), rep.text());
+        assertTrue(rep.get("data-check").startsWith("passed"), rep.text());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void compileFailureCarriesTheCompilerLog(String backend) throws Exception {
+        MockDrivers.Run r = run(backend, Map.of("NUNART_MOCK_COMPILE_ERROR", "use of undeclared identifier 'nr_clock'"), OPTIONS, 0);
+        String rtc = backend.equals("hip") ? "hipRTC" : "NVRTC";
+        assertEquals(1, r.exit());
+        assertTrue(r.stderr().startsWith("nunart-run: device: " + rtc + " could not compile the executor"), r.stderr());
+        assertTrue(r.stderr().contains("executor.cu:1:1: error: use of undeclared identifier 'nr_clock'"), r.stderr());
+        assertEquals("failed", r.state(), "alloc compiles: a failure there is terminal");
+        assertTrue(r.report().get("error").contains("use of undeclared identifier"), r.report().text());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void aCompilerLibraryWithoutItsSymbolsIsUnavailable(String backend) throws Exception {
+        // The driver library stands in for the compiler: it loads but lacks every compiler symbol.
+        String rtcVar = backend.equals("hip") ? "NUNART_HIPRTC_LIBRARY" : "NUNART_NVRTC_LIBRARY";
+        String first = backend.equals("hip") ? "hiprtcCreateProgram" : "nvrtcCreateProgram";
+        MockDrivers.Run r = run(backend, Map.of(rtcVar, mocks.lib(backend).toString()), OPTIONS, 0);
+        assertEquals(1, r.exit());
+        assertEquals("nunart-run: unavailable: " + mocks.lib(backend) + " lacks " + first, r.stderr());
+        assertEquals("failed", r.state());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void aDriverLibraryWithoutItsSymbolsIsUnavailableAtOpen(String backend) throws Exception {
+        String var = backend.equals("hip") ? "NUNART_HIP_LIBRARY" : "NUNART_CUDA_LIBRARY";
+        String rtc = backend.equals("hip") ? "hiprtc" : "nvrtc";
+        String first = backend.equals("hip") ? "hipInit" : "cuInit";
+        MockDrivers.Run r = run(backend, Map.of(var, mocks.lib(rtc).toString()), OPTIONS, 0);
+        assertEquals(1, r.exit());
+        assertEquals("nunart-run: unavailable: " + backend + " backend unavailable: " + mocks.lib(rtc) + " lacks " + first, r.stderr());
+        assertEquals("failed", r.state());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void anOverrideThatDoesNotLoadNeverFallsBack(String backend) throws Exception {
+        String var = backend.equals("hip") ? "NUNART_HIP_LIBRARY" : "NUNART_CUDA_LIBRARY";
+        MockDrivers.Run r = run(backend, Map.of(var, work.resolve("missing.so").toString()), OPTIONS, 0);
+        assertEquals(1, r.exit());
+        assertTrue(r.stderr().startsWith("nunart-run: unavailable: " + backend + " backend unavailable: "), r.stderr());
+        assertTrue(r.stderr().contains(var + "=" + work.resolve("missing.so") + " does not load"), r.stderr());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void noDeviceIsUnavailable(String backend) throws Exception {
+        MockDrivers.Run r = run(backend, Map.of("NUNART_MOCK_DEVICES", "0"), OPTIONS, 0);
+        assertEquals(1, r.exit());
+        assertTrue(r.stderr().matches("nunart-run: unavailable: " + backend + " backend unavailable: no (HIP|CUDA) device found"), r.stderr());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void aWaitNeverSatisfiedIsATimeoutNotAHang(String backend) throws Exception {
+        MockDrivers.Run r = run(backend, Map.of("NUNART_MOCK_HANG", "1"), OPTIONS + " timeout_ms=500", 0);
+        assertEquals(1, r.exit());
+        assertTrue(r.stderr().startsWith("nunart-run: timeout: the executor gave up after"), r.stderr());
+        assertEquals("failed", r.state());
+    }
+
+    @Test
+    void hipRtcInsideTheHipRuntimeIsUsedWhenNoLibhiprtcLoads() throws Exception {
+        // Only meaningful where no real hipRTC would be found first.
+        assumeFalse(Files.exists(Path.of("/opt/rocm")), "a ROCm installation is present: its libhiprtc would be loaded first");
+        Map<String, String> env = mocks.env("hip", units("hip"));
+        env.remove("NUNART_HIPRTC_LIBRARY");
+        env.put("NUNART_HIP_LIBRARY", mocks.lib("hip-with-rtc").toString());
+        MockDrivers.Run r = mocks.run(work, Tables.allgather2(), "hip", OPTIONS, env, 0);
+        assertEquals(0, r.exit(), r.stderr());
+        assertTrue(r.report().get("executor").startsWith("compiled by hipRTC (" + mocks.lib("hip-with-rtc") + ", which carries it)"), r.report().text());
+        // Without it, the message names every place looked at.
+        env.put("NUNART_HIP_LIBRARY", mocks.lib("hip").toString());
+        MockDrivers.Run none = mocks.run(work, Tables.allgather2(), "hip", OPTIONS, env, 0);
+        assertTrue(none.stderr().startsWith("nunart-run: unavailable: hipRTC not found (none of libhiprtc.so, libhiprtc.so.6, libhiprtc.so.7 loads"), none.stderr());
+        assertTrue(none.stderr().endsWith("nor in " + mocks.lib("hip") + "): the executor cannot be compiled at run time"), none.stderr());
+    }
+
+    @Test
+    void hipNeedsTheDeviceShapeAndABadArchIsAnArgumentError() throws Exception {
+        MockDrivers.Run noShape = run("hip", Map.of(), "", 0);
+        assertTrue(noShape.stderr().contains("its CU and XCD counts must be given (options cus=N dies=N)"), noShape.stderr());
+        MockDrivers.Run badArch = run("hip", Map.of(), OPTIONS + " arch=gfx942;x", 0);
+        assertTrue(badArch.stderr().startsWith("nunart-run: argument: option arch: not a target name"), badArch.stderr());
+        assertEquals("failed", badArch.state());
+    }
+}

@@ -18,7 +18,7 @@ java -cp "$cp" org.openjdk.jmh.Main CompileBenchmark "${iters[@]}" -prof gc -rf 
 wall=()
 for n in 16 64 128 256; do
   for _ in 1 2 3; do
-    NUNAC_JAVA_OPTS=-Xmx1g /usr/bin/time -f "%e %M" -o bench/target/time.txt ./nunac examples/alltoall-direct.msccl --topo nuna-4die -D ranks=$n --nar 12 -o bench/target/out >/dev/null 2>&1
+    NUNAC_JAVA_OPTS=-Xmx1g /usr/bin/time -f "%e %M" -o bench/target/time.txt ./nunac examples/alltoall-direct.msccl --topo nuna-4die -D ranks=$n --size $((n * 4096)) --nar 12 -o bench/target/out >/dev/null 2>&1
     wall+=("alltoall-$n $(cat bench/target/time.txt)")
   done
 done

@@ -40,7 +40,9 @@ public final class Topology {
     private final int[][] planesByRouter;
     private final Map<Integer, List<NarDomain>> domains = new java.util.TreeMap<>();
     private final Map<Integer, int[]> nearestDomain = new java.util.TreeMap<>();
+    // Orders placement asks for once per compile; topologies are shared, so the caches are concurrent.
     private final Map<String, int[]> cuOrderCache = new ConcurrentHashMap<>();
+    private final Map<String, int[]> stackOrderCache = new ConcurrentHashMap<>();
     private final int[] cuOfMaskBit;
 
     Topology(String name, String title, Map<String, String> sources, List<Die> dies, RouterGraph noc, Noc nocFigures,
@@ -91,13 +93,13 @@ public final class Topology {
                 ds.add(new NarDomain(k, d, ps));
             }
             domains.put(k, List.copyOf(ds));
-            int[] near = new int[cus.size()];
-            for (ComputeUnit c : cus) {
+            int[] near = new int[n];
+            for (int r = 0; r < n; r++) {
                 int best = 0;
                 for (int d = 1; d < k; d++) {
-                    if (compareDist(distToPorts(c.router(), ds.get(d).ports()), distToPorts(c.router(), ds.get(best).ports())) < 0) best = d;
+                    if (compareDist(distToPorts(r, ds.get(d).ports()), distToPorts(r, ds.get(best).ports())) < 0) best = d;
                 }
-                near[c.index()] = best;
+                near[r] = best;
             }
             nearestDomain.put(k, near);
         }
@@ -251,6 +253,27 @@ public final class Topology {
         return order.clone();
     }
 
+    /** All CUs ordered by distance from a router (e.g. a stack's), ties by CU index. Cached per router. */
+    public int[] cusByDistanceFromRouter(int router) {
+        int[] order = cuOrderCache.computeIfAbsent("router " + router, k -> cus.stream()
+                .sorted(Comparator.<ComputeUnit>comparingLong(c -> dist(c.router(), router)).thenComparingInt(ComputeUnit::index))
+                .mapToInt(ComputeUnit::index).toArray());
+        return order.clone();
+    }
+
+    /** Stacks ordered by distance to the nearest port of the set, ties by stack index. Cached per port set. */
+    public int[] stacksByDistanceToPorts(int... portSet) {
+        int[] key = portSet.clone();
+        Arrays.sort(key);
+        int[] order = stackOrderCache.computeIfAbsent(Arrays.toString(key), k -> {
+            long[] d = new long[stacks.size()];
+            for (int s = 0; s < d.length; s++) d[s] = distToPorts(stacks.get(s).router(), key);
+            return java.util.stream.IntStream.range(0, stacks.size()).boxed()
+                    .sorted(Comparator.<Integer>comparingLong(s -> d[s]).thenComparingInt(s -> s)).mapToInt(Integer::intValue).toArray();
+        });
+        return order.clone();
+    }
+
     /** Least hops from a CU to any port of the set. */
     public int hopsToPorts(int cu, int... portSet) {
         int r = cus.get(cu).router();
@@ -292,8 +315,13 @@ public final class Topology {
 
     /** The domain of granularity k nearest to the CU (ties to the lower domain). */
     public int nearestDomain(int k, int cu) {
+        return nearestDomainOfRouter(k, cus.get(cu).router());
+    }
+
+    /** The domain of granularity k nearest to a router, e.g. a stack's (ties to the lower domain). */
+    public int nearestDomainOfRouter(int k, int router) {
         narDomains(k);
-        return nearestDomain.get(k)[cu];
+        return nearestDomain.get(k)[router];
     }
 
     // ---- scale-up ----

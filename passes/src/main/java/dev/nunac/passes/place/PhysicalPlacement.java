@@ -85,8 +85,6 @@ public final class PhysicalPlacement extends BasePass {
         final boolean[] chunkPlaced;
         final int[] allPorts, nicPorts;
         final Map<Integer, int[]> cusNearStack = new HashMap<>();
-        final Map<Integer, Integer> domainOfStack = new HashMap<>();
-        final Map<String, int[]> stacksNearPorts = new HashMap<>();
         /** One array per distinct port set, so orders can be cached by identity. */
         final Map<Long, int[]> portSets = new HashMap<>();
         final Map<int[], int[]> cuOrders = new java.util.IdentityHashMap<>();
@@ -289,13 +287,7 @@ public final class PhysicalPlacement extends BasePass {
         }
 
         int[] cusNearStack(int stack) {
-            return cusNearStack.computeIfAbsent(stack, s -> {
-                int router = topo.stacks().get(s).router();
-                return topo.cus().stream()
-                        .sorted(java.util.Comparator.<ComputeUnit>comparingInt(c -> topo.hops(c.router(), router))
-                                .thenComparingInt(ComputeUnit::index))
-                        .mapToInt(ComputeUnit::index).toArray();
-            });
+            return cusNearStack.computeIfAbsent(stack, s -> topo.cusByDistanceFromRouter(topo.stacks().get(s).router()));
         }
 
         // ---- memory ----
@@ -353,18 +345,7 @@ public final class PhysicalPlacement extends BasePass {
         }
 
         int[] stacksNear(int[] ports) {
-            return stackOrders.computeIfAbsent(ports, set -> stacksNearPorts.computeIfAbsent(Arrays.toString(set), key -> {
-                Integer[] idx = new Integer[nStacks];
-                for (int s = 0; s < nStacks; s++) idx[s] = s;
-                int[] d = new int[nStacks];
-                for (int s = 0; s < nStacks; s++) {
-                    int best = Integer.MAX_VALUE;
-                    for (int p : ports) best = Math.min(best, topo.hops(topo.stacks().get(s).router(), topo.ports().get(p).router()));
-                    d[s] = best;
-                }
-                Arrays.sort(idx, java.util.Comparator.<Integer>comparingInt(s -> d[s]).thenComparingInt(s -> s));
-                return Arrays.stream(idx).mapToInt(Integer::intValue).toArray();
-            }));
+            return stackOrders.computeIfAbsent(ports, topo::stacksByDistanceToPorts);
         }
 
         /** The stack of a chunk's first page, or -1 while unplaced. */
@@ -378,19 +359,7 @@ public final class PhysicalPlacement extends BasePass {
 
         /** Under NAR with baseline memory, a page's domain is the one nearest its stack. */
         int domainOfStack(int stack) {
-            return domainOfStack.computeIfAbsent(stack, s -> {
-                int router = topo.stacks().get(s).router();
-                int best = 0, bestHops = Integer.MAX_VALUE;
-                for (int d = 0; d < k; d++) {
-                    int h = Integer.MAX_VALUE;
-                    for (int p : topo.narDomains(k).get(d).ports()) h = Math.min(h, topo.hops(router, topo.ports().get(p).router()));
-                    if (h < bestHops) {
-                        bestHops = h;
-                        best = d;
-                    }
-                }
-                return best;
-            });
+            return topo.nearestDomainOfRouter(k, topo.stacks().get(stack).router());
         }
 
         /** The domain a threadblock's stores go through: that of its first remote chunk's page. */

@@ -4,6 +4,7 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.pass.Compilation;
 import dev.nunac.pass.BasePass;
+import dev.nunac.pass.Key;
 import dev.nunac.pass.Stage;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.access.Accesses;
@@ -19,6 +20,7 @@ import dev.nunac.topology.Topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.Locale;
 
 /**
@@ -39,15 +41,25 @@ public final class NarSelection extends BasePass {
         super("nar-selection", Stage.NAR_SELECTED, Stage.LOGICALLY_ALLOCATED);
     }
 
+    /** The placement NAR auto chose with, which the placement pass takes instead of placing again. */
+    public static final Key<Placement> CHOSEN_PLACEMENT = Key.of("nar-auto-placement", Placement.class);
+
     @Override
     public void run(Compilation c) {
         Topology topo = c.get(TopologyInput.KEY);
         PlacementOptions opt = c.get(PlacementOptions.KEY);
-        c.put(NarChoice.KEY, select(topo, opt, c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY)));
+        Placement[] chosen = new Placement[1];
+        c.put(NarChoice.KEY, select(topo, opt, c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY), chosen));
+        if (chosen[0] != null) c.put(CHOSEN_PLACEMENT, chosen[0]);
     }
 
     /** The granularity for placing {@code plan} under {@code opt}. */
     public static NarChoice select(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups) {
+        return select(topo, opt, plan, acc, groups, new Placement[1]);
+    }
+
+    /** As above; when NAR auto places candidates, {@code chosen[0]} receives the winner's placement. */
+    static NarChoice select(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, Placement[] chosen) {
         int[] ks = topo.narGranularities();
         List<NarChoice.Candidate> cands = new ArrayList<>();
         for (int k : ks) cands.add(new NarChoice.Candidate(k, Double.NaN));
@@ -64,17 +76,21 @@ public final class NarSelection extends BasePass {
             }
             return new NarChoice(opt.nar(), false, "--nar " + opt.nar(), cands);
         }
-        return auto(topo, opt, plan, acc, groups, ks);
+        return auto(topo, opt, plan, acc, groups, ks, chosen);
     }
 
-    /** Places and simulates every supported granularity; the fastest wins, ties to the coarser. */
-    public static NarChoice auto(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, int[] given) {
+    /**
+     * Places and simulates every supported granularity; the fastest wins, ties to the coarser.
+     * The candidates are independent and pure, so they are placed and simulated side by side;
+     * the choice is made afterwards, in granularity order, so it does not depend on timing.
+     */
+    public static NarChoice auto(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, int[] given,
+                                 Placement[] chosen) {
         int[] ks = given.clone();
         java.util.Arrays.sort(ks); // coarse first, so a tie keeps the coarser granularity
         Placement[] placed = new Placement[ks.length];
-        for (int i = 0; i < ks.length; i++) {
-            placed[i] = PhysicalPlacement.place(plan, acc, groups, new NarChoice(ks[i], false, "trial", List.of()), topo, opt);
-        }
+        IntStream.range(0, ks.length).parallel().forEach(i -> placed[i] =
+                PhysicalPlacement.place(plan, acc, groups, new NarChoice(ks[i], false, "trial", List.of()), topo, opt));
         // Large plans: rank every granularity analytically and simulate only the best few.
         boolean large = plan.stepCount() > EXHAUSTIVE_STEPS;
         boolean[] simulate = new boolean[ks.length];
@@ -92,15 +108,19 @@ public final class NarSelection extends BasePass {
         } else {
             java.util.Arrays.fill(simulate, true);
         }
+        double[] times = new double[ks.length];
+        IntStream.range(0, ks.length).parallel().forEach(i ->
+                times[i] = simulate[i] ? Simulator.simulate(plan, acc, placed[i], topo).completionNs() : Double.NaN);
         List<NarChoice.Candidate> cands = new ArrayList<>();
         int best = -1;
         double bestNs = Double.POSITIVE_INFINITY;
         for (int i = 0; i < ks.length; i++) {
-            double ns = simulate[i] ? Simulator.simulate(plan, acc, placed[i], topo).completionNs() : Double.NaN;
+            double ns = times[i];
             cands.add(new NarChoice.Candidate(ks[i], ns));
             if (simulate[i] && (best < 0 || ns < bestNs * (1 - TIE))) {
                 best = ks[i];
                 bestNs = ns;
+                chosen[0] = placed[i];
             }
         }
         String why = large

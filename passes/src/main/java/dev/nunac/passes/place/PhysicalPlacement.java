@@ -50,7 +50,11 @@ public final class PhysicalPlacement extends BasePass {
 
     @Override
     public void run(Compilation c) {
-        c.put(Placement.KEY, place(c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY), c.get(NarChoice.KEY),
+        NarChoice nar = c.get(NarChoice.KEY);
+        // NAR auto already placed its winner: the same inputs give the same placement, so take it.
+        Placement chosen = c.find(dev.nunac.passes.nar.NarSelection.CHOSEN_PLACEMENT)
+                .filter(p -> p.granularity() == nar.granularity()).orElse(null);
+        c.put(Placement.KEY, chosen != null ? chosen : place(c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY), nar,
                 c.get(TopologyInput.KEY), c.get(PlacementOptions.KEY)));
     }
 

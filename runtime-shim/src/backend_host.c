@@ -41,6 +41,8 @@ static nunart_status host_alloc(nunart_ctx *ctx) {
     snprintf(ctx->page_placement, sizeof ctx->page_placement,
              "advisory (host memory has no HBM stacks; the map of %lld pages over %d stacks is recorded, not applied)",
              (long long) t->pages, t->stacks);
+    snprintf(ctx->executor, sizeof ctx->executor, "CPU threads, one per logical threadblock%s",
+             ctx->arch[0] ? "; option arch applies to HIP only" : "");
     return NUNART_OK;
 }
 

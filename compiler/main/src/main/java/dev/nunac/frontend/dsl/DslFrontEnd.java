@@ -18,13 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.antlr.v4.runtime.CharStreams;
-import org.antlr.v4.runtime.CharStream;
-import org.antlr.v4.runtime.CommonToken;
-import org.antlr.v4.runtime.CommonTokenFactory;
+import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.DefaultErrorStrategy;
+import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.ParseCancellationException;
 import org.antlr.v4.runtime.Token;
-import org.antlr.v4.runtime.TokenSource;
-import org.antlr.v4.runtime.misc.Pair;
 
 /**
  * The .msccl front end: lex, parse (errors to diagnostics, never to the console), evaluate,
@@ -35,28 +34,30 @@ public final class DslFrontEnd {
     private DslFrontEnd() {}
 
     /**
-     * Tokens that keep their text (the interpreter reads names and literals once per loop
-     * iteration); end of file keeps ANTLR's own "<EOF>", which error messages translate.
+     * ANTLR's two-stage parse: the fast SLL prediction first, which gives up at the first
+     * problem; only then the full LL parse, whose error recovery and messages are the ones
+     * users see. A valid plan never pays for full-context prediction.
      */
-    private static final CommonTokenFactory TEXT_KEEPING_TOKENS = new TextKeepingTokens();
-
-    private static final class TextKeepingTokens extends CommonTokenFactory {
-        TextKeepingTokens() {
-            super(true);
-        }
-
-        @Override
-        public CommonToken create(Pair<TokenSource, CharStream> source, int type, String text, int channel, int start,
-                                  int stop, int line, int charPositionInLine) {
-            if (type == Token.EOF) return CommonTokenFactory.DEFAULT.create(source, type, text, channel, start, stop, line, charPositionInLine);
-            return super.create(source, type, text, channel, start, stop, line, charPositionInLine);
+    private static NunaParser.FileContext parseTree(CommonTokenStream tokens, SyntaxErrors listener) {
+        NunaParser parser = new NunaParser(tokens);
+        parser.removeErrorListeners();
+        parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
+        parser.setErrorHandler(new BailErrorStrategy());
+        try {
+            return parser.file();
+        } catch (ParseCancellationException e) {
+            tokens.seek(0);
+            parser.reset();
+            parser.addErrorListener(listener);
+            parser.getInterpreter().setPredictionMode(PredictionMode.LL);
+            parser.setErrorHandler(new DefaultErrorStrategy());
+            return parser.file();
         }
     }
 
     public static Plan parse(SourceText src, Map<String, String> defines, Limits limits) {
         Diagnostics diags = new Diagnostics();
         NunaLexer lexer = new NunaLexer(CharStreams.fromString(src.text(), src.name()));
-        lexer.setTokenFactory(TEXT_KEEPING_TOKENS);
         lexer.removeErrorListeners();
         SyntaxErrors listener = new SyntaxErrors(src.name(), diags);
         lexer.addErrorListener(listener);
@@ -85,12 +86,9 @@ public final class DslFrontEnd {
             }
         }
         diags.throwIfErrors(ErrorKind.PLAN);
-        NunaParser parser = new NunaParser(tokens);
-        parser.removeErrorListeners();
-        parser.addErrorListener(listener);
         NunaParser.FileContext tree;
         try {
-            tree = parser.file();
+            tree = parseTree(tokens, listener);
         } catch (StackOverflowError e) {
             throw new CompileException(ErrorKind.PLAN, SourcePos.of(src.name()),
                     "the program is nested too deeply to parse");

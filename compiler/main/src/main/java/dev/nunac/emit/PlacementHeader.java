@@ -65,9 +65,10 @@ public final class PlacementHeader {
         array(sb, "int32_t", "nunac_grid", grid.stream().mapToInt(Integer::intValue).toArray());
         sb.append("/* Page maps: buffer b (names in nunac_page_buffer) of rank nunac_page_rank[b] has pages\n"
                 + "   nunac_page_offset[b] .. nunac_page_offset[b+1]-1 of nunac_page_stack and nunac_page_domain\n"
-                + "   (-1: the hashed segment). Its chunk i sits at chunk offset i, or, when the buffer has a\n"
-                + "   packed layout (nunac_slot_offset[b] < nunac_slot_offset[b+1]), at\n"
-                + "   nunac_chunk_slot[nunac_slot_offset[b] + i]. */\n");
+                + "   (-1: the hashed segment). Its chunk i sits at byte i * chunk bytes, or, when the buffer\n"
+                + "   has a packed layout (nunac_slot_offset[b] < nunac_slot_offset[b+1]), in slot\n"
+                + "   s = nunac_chunk_slot[nunac_slot_offset[b] + i]: with n = page bytes / chunk bytes whole\n"
+                + "   chunks per page, byte (s % n) * chunk bytes of page s / n. */\n");
         List<PageMap> maps = pl.pages().stream().filter(p -> p.stack().length > 0).toList();
         int[] pageOffset = new int[maps.size() + 1];
         int[] slotOffset = new int[maps.size() + 1];

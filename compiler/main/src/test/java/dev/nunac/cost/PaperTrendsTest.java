@@ -29,6 +29,22 @@ class PaperTrendsTest {
         assertTrue(large <= small && large <= 1.15, "10 MB speedup " + large);
     }
 
+    /**
+     * With 1,008 threadblocks per GPU (868 B chunks, packed into pages by NAP) every NAR
+     * granularity keeps its stores on its own domain's ports and beats hashing clearly (§6.5).
+     */
+    @Test
+    void withManyThreadblocksEveryGranularityBeatsHashing() {
+        Plan many = SimulatorTest.allgather(8, 144);
+        java.util.function.IntToDoubleFunction t = nar -> Driver.simulate(Driver.compile(many, topo,
+                new PlacementOptions(Policy.NAP_NAR, nar, 1_000_000), false, null, null), SimConfig.defaults()).completionNs();
+        double hashed = t.applyAsDouble(PlacementOptions.NAR_OFF);
+        for (int k : new int[] {2, 4, 6, 12}) {
+            double s = hashed / t.applyAsDouble(k);
+            assertTrue(s >= 1.3, "k=" + k + " speedup over hashing " + s);
+        }
+    }
+
     @Test
     void withFewThreadblocksFineGranularityLosesToACoarseOne() {
         double fine = time(Policy.NAP_NAR, 1_000_000, 12), coarse = time(Policy.NAP_NAR, 1_000_000, 2);

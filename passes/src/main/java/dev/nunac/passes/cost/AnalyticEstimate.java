@@ -39,8 +39,7 @@ public final class AnalyticEstimate {
                 int si = acc.space().storageIndexOf(ch);
                 int q = acc.space().storages().get(si).rank();
                 PageMap pm = pages.get(si);
-                int slot = pm.offsetOf(ch - acc.space().storages().get(si).firstId());
-                int page = (int) Math.min(pm.stack().length - 1, (long) slot * pl.chunkBytes() / pl.pageBytes());
+                int page = Math.min(pm.stack().length - 1, pm.pageOf(ch - acc.space().storages().get(si).firstId(), pl.chunkBytes(), pl.pageBytes()));
                 int[] ports;
                 if (direct) {
                     int g = Math.max(1, topo.scaleUp().gpus());

@@ -41,8 +41,8 @@ final class PageLookup {
             return -1;
         }
         int si = space.storageIndexOf(id);
-        // the buffer's layout: natural, or packed by placement (chunk -> slot)
-        long off = (long) pages.get(si).offsetOf(id - storages.get(si).firstId()) * chunkBytes + b % chunkBytes;
+        // the buffer's layout: natural, or packed by placement (chunk -> slot, whole chunks per page)
+        long off = pages.get(si).byteOffset(id - storages.get(si).firstId(), chunkBytes, pageBytes) + b % chunkBytes;
         return ((long) si << 40) | off;
     }
 

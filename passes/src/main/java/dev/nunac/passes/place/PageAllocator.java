@@ -39,7 +39,7 @@ final class PageAllocator {
         this.pageBytes = pageBytes;
         this.nStacks = nStacks;
         this.packed = packed;
-        this.perPage = (int) Math.max(1, pageBytes / cb);
+        this.perPage = (int) PageMap.slotsPerPage(cb, pageBytes);
         int n = storages.size();
         stack = new int[n][];
         domain = new int[n][];

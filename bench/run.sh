@@ -2,7 +2,7 @@
 # Compile-speed benchmarks (issue targets in docs/performance.md): builds the JMH module, runs
 # CompileBenchmark with the GC profiler, times the ./nunac command itself, and rewrites
 # docs/performance.md with the table.
-#   bench/run.sh            all inputs (a few minutes on 2 cores)
+#   bench/run.sh            all inputs (about a quarter of an hour on 2 cores)
 #   bench/run.sh quick      fewer iterations
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

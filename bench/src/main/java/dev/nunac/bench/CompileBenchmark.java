@@ -47,14 +47,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * ranks = 65,280 transfers) with one 4 KiB page per chunk, so that the work per transfer is the
  * same at every size (the buffers hold ranks × 4 KiB: 1 MiB at 256 ranks); all-gather direct
  * at 8 ranks with 1,008 threadblocks per GPU; and the largest corpus file. Average time over
- * one-second iterations after warm-up: a single shot of a small plan would time the
- * interpreter, not the compiled code. Run through bench/run.sh, which prints the tables.
+ * one-second iterations after eight seconds of warm-up: a single shot of a small plan would
+ * time the interpreter, not the compiled code, and the whole compile of the largest plans takes
+ * about eight iterations to settle (JIT and heap sizing). Run through bench/run.sh, which prints the tables.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 3, time = 1)
+@Warmup(iterations = 8, time = 1)
+@Measurement(iterations = 4, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xss16m"})
 public class CompileBenchmark {
     @Param({"alltoall-16", "alltoall-64", "alltoall-128", "alltoall-256", "allgather-8x1008", "corpus-largest"})

@@ -114,6 +114,30 @@ class CompileCommandTest {
     }
 
     @Test
+    void aBadTopologyIsReportedBeforeABadPlanThoughTheyLoadSideBySide() throws Exception {
+        Path plan = Files.writeString(tmp.resolve("bad.msccl"), "program x allgather ranks 2 {\n  nonsense\n}\n");
+        CliRun both = CliRun.of(plan.toString(), "--topo", "no-such-gpu", "-o", tmp.resolve("o").toString());
+        assertEquals(3, both.exit(), both.err());
+        assertTrue(both.err().startsWith("no-such-gpu: error: no such topology"), both.err());
+        CliRun planOnly = CliRun.of(plan.toString(), "--topo", "nuna-4die", "-o", tmp.resolve("o").toString());
+        assertEquals(1, planOnly.exit(), planOnly.err());
+        assertTrue(planOnly.err().startsWith(plan + ":1:9: error: "), planOnly.err());
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
+    @Test
+    void outputsThatNeedNoBaselineRenderAlone() throws Exception {
+        Path out = tmp.resolve("h");
+        CliRun r = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "-D", "ranks=8", "--emit", "header,svg",
+                "-o", out.toString(), "--timings");
+        assertEquals(0, r.exit(), r.err());
+        try (var s = Files.list(out)) {
+            assertEquals(java.util.List.of("floorplan.svg", "placement.h"), s.map(p -> p.getFileName().toString()).sorted().toList());
+        }
+        assertTrue(r.err().contains("emit + baseline + write"), r.err());
+    }
+
+    @Test
     void outputFolderThatIsAFileIsAnError() throws Exception {
         Path f = Files.writeString(tmp.resolve("file"), "x");
         CliRun r = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "-o", f.toString());

@@ -122,4 +122,26 @@ class SimulatorTest {
         assertEquals(a.threadblocks(), b.threadblocks());
         assertEquals(a.criticalPath(), b.criticalPath());
     }
+
+    @Test
+    void narAutoHandsOverThePlacementPlacingItsChoiceAgainWouldGive() {
+        Topology topo = TopologyResolver.resolve("nuna-4die");
+        Plan plan = allgather(8, 2);
+        CompileResult auto = compile(plan, topo, Policy.NAP_NAR, 1 << 20);
+        int k = auto.nar().granularity();
+        CompileResult forced = Driver.compile(plan, topo, new PlacementOptions(Policy.NAP_NAR, k, 1 << 20), true, null, null);
+        assertTrue(Arrays.equals(auto.placement().cuOfTb(), forced.placement().cuOfTb()), "k=" + k);
+        assertEquals(auto.placement().pages().size(), forced.placement().pages().size());
+        for (int i = 0; i < auto.placement().pages().size(); i++) {
+            var a = auto.placement().pages().get(i);
+            var f = forced.placement().pages().get(i);
+            assertTrue(Arrays.equals(a.stack(), f.stack()) && Arrays.equals(a.domain(), f.domain()) && Arrays.equals(a.slot(), f.slot()),
+                    "page map " + a.rank() + "/" + a.buffer());
+        }
+        assertEquals(auto.placement().stats(), forced.placement().stats());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(auto.nar().candidates(), compile(plan, topo, Policy.NAP_NAR, 1 << 20).nar().candidates(),
+                    "candidates simulated side by side give the same times every run");
+        }
+    }
 }

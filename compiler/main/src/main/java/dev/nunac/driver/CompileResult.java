@@ -10,9 +10,11 @@ import dev.nunac.passes.realise.Realised;
 import dev.nunac.topology.Topology;
 
 /**
- * Everything one compilation produced; immutable, and all an emitter needs. {@code nanosByPass}
- * is the wall time of each pass (never part of an output file, so outputs stay deterministic).
+ * Everything one compilation produced; immutable, and all an emitter needs. {@code simulated}
+ * is the cost model's run of the placement when NAR auto simulated it, else null.
+ * {@code nanosByPass} is the wall time of each pass (never part of an output file, so outputs
+ * stay deterministic).
  */
 public record CompileResult(Plan plan, Topology topology, PlacementOptions options, Accesses accesses,
                             LogicalGroups groups, NarChoice nar, Placement placement, Realised realised,
-                            java.util.Map<String, Long> nanosByPass) {}
+                            dev.nunac.passes.cost.SimResult simulated, java.util.Map<String, Long> nanosByPass) {}

@@ -44,6 +44,8 @@ public final class Driver {
         diags.throwIfErrors(ErrorKind.PLAN);
         return new CompileResult(c.plan(), topo, options, c.get(Accesses.KEY), c.get(LogicalGroups.KEY),
                 c.get(NarChoice.KEY), c.get(Placement.KEY), c.get(Realised.KEY),
+                c.find(NarSelection.CHOSEN_SIMULATION).filter(s -> c.get(Placement.KEY).granularity() == c.get(NarChoice.KEY).granularity())
+                        .orElse(null),
                 java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(c.timings())));
     }
 

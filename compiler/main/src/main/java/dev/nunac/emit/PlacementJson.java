@@ -2,6 +2,10 @@ package dev.nunac.emit;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.passes.access.TbAccess;
+import dev.nunac.passes.cost.CriticalStep;
+import dev.nunac.passes.cost.LatencyStats;
+import dev.nunac.passes.cost.SimResult;
+import dev.nunac.passes.cost.Utilisation;
 import dev.nunac.passes.nar.NarChoice;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.passes.place.Placement;
@@ -53,9 +57,52 @@ public final class PlacementJson {
         summary.put(pl.policy().id(), stats(pl.stats()));
         if (baseline != null) summary.put("ua", stats(baseline));
         summary.put("logical_groups", r.groups().groups().size());
+        if (r.simulated() != null) summary.put("simulated", simulated(r.simulated()));
         root.put("summary", summary);
         return CanonicalJson.write(root);
     }
+
+    /** The cost model's run of the chosen placement: completion, store latencies, busiest servers, critical path. */
+    private static Map<String, Object> simulated(SimResult s) {
+        Map<String, Object> m = new TreeMap<>();
+        m.put("completion_ns", s.completionNs());
+        LatencyStats l = s.storeLatency();
+        Map<String, Object> lat = new TreeMap<>();
+        lat.put("flits", l.flits());
+        lat.put("mean_ns", l.meanNs());
+        lat.put("p50_ns", l.p50Ns());
+        lat.put("p99_ns", l.p99Ns());
+        lat.put("max_ns", l.maxNs());
+        lat.put("min_ns", l.minNs());
+        m.put("store_latency", lat);
+        List<Object> busiest = new ArrayList<>();
+        for (Utilisation u : s.utilisation().subList(0, Math.min(BUSIEST, s.utilisation().size()))) {
+            Map<String, Object> um = new TreeMap<>();
+            um.put("server", u.server());
+            um.put("kind", u.kind());
+            um.put("busy_ns", u.busyNs());
+            um.put("utilisation", u.fraction());
+            busiest.add(um);
+        }
+        m.put("busiest", busiest);
+        List<Object> path = new ArrayList<>();
+        for (CriticalStep c : s.criticalPath()) {
+            Map<String, Object> cm = new TreeMap<>();
+            cm.put("rank", c.rank());
+            cm.put("tb", c.tb());
+            cm.put("step", c.step());
+            cm.put("op", c.op());
+            cm.put("start_ns", c.startNs());
+            cm.put("end_ns", c.endNs());
+            cm.put("after", c.cause());
+            path.add(cm);
+        }
+        m.put("critical_path", path);
+        return m;
+    }
+
+    /** Servers listed in the simulation summary, busiest first (nunac simulate --csv has them all). */
+    static final int BUSIEST = 5;
 
     private static Map<String, Object> nar(NarChoice n) {
         Map<String, Object> m = new TreeMap<>();

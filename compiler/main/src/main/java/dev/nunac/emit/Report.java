@@ -18,8 +18,19 @@ public final class Report {
         sb.append(String.format(Locale.ROOT, "topology  %s (%d CUs, %d HBM stacks, %d scale-up ports)%n", r.topology().name(),
                 r.topology().cus().size(), r.topology().stacks().size(), r.topology().scaleUpPorts().size()));
         sb.append(String.format(Locale.ROOT, "policy    %s, NAR granularity %s (%s)%n", p, r.nar().label(), r.nar().reason()));
-        sb.append(String.format(Locale.ROOT, "size      %d bytes, %d bytes per chunk, %d logical groups%n%n", r.options().sizeBytes(),
+        sb.append(String.format(Locale.ROOT, "size      %d bytes, %d bytes per chunk, %d logical groups%n", r.options().sizeBytes(),
                 r.placement().chunkBytes(), r.groups().groups().size()));
+        if (r.simulated() != null) {
+            var sim = r.simulated();
+            var l = sim.storeLatency();
+            sb.append(String.format(Locale.ROOT, "simulated %.1f ns to complete; one-way store latency mean %.0f, p99 %.0f, max %.0f ns%n",
+                    sim.completionNs(), l.meanNs(), l.p99Ns(), l.maxNs()));
+            if (!sim.utilisation().isEmpty()) {
+                var u = sim.utilisation().get(0);
+                sb.append(String.format(Locale.ROOT, "          busiest %s (%s), %.1f %% of the time%n", u.server(), u.kind(), 100 * u.fraction()));
+            }
+        }
+        sb.append('\n');
         String fmt = "%-28s %12s %12s %10s%n";
         sb.append(String.format(Locale.ROOT, fmt, "", p, "ua", "change"));
         row(sb, fmt, "mean CU->port hops", s.meanCuPortHops(), ua.meanCuPortHops());

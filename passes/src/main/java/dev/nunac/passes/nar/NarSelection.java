@@ -10,6 +10,7 @@ import dev.nunac.ir.Plan;
 import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.alloc.LogicalGroups;
 import dev.nunac.passes.cost.AnalyticEstimate;
+import dev.nunac.passes.cost.SimResult;
 import dev.nunac.passes.cost.Simulator;
 import dev.nunac.passes.place.PhysicalPlacement;
 import dev.nunac.passes.place.Placement;
@@ -43,23 +44,31 @@ public final class NarSelection extends BasePass {
 
     /** The placement NAR auto chose with, which the placement pass takes instead of placing again. */
     public static final Key<Placement> CHOSEN_PLACEMENT = Key.of("nar-auto-placement", Placement.class);
+    /** The cost model's run of that placement, which the outputs summarise. */
+    public static final Key<SimResult> CHOSEN_SIMULATION = Key.of("nar-auto-simulation", SimResult.class);
 
     @Override
     public void run(Compilation c) {
         Topology topo = c.get(TopologyInput.KEY);
         PlacementOptions opt = c.get(PlacementOptions.KEY);
         Placement[] chosen = new Placement[1];
-        c.put(NarChoice.KEY, select(topo, opt, c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY), chosen));
+        SimResult[] simulated = new SimResult[1];
+        c.put(NarChoice.KEY, select(topo, opt, c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY), chosen, simulated));
         if (chosen[0] != null) c.put(CHOSEN_PLACEMENT, chosen[0]);
+        if (simulated[0] != null) c.put(CHOSEN_SIMULATION, simulated[0]);
     }
 
     /** The granularity for placing {@code plan} under {@code opt}. */
     public static NarChoice select(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups) {
-        return select(topo, opt, plan, acc, groups, new Placement[1]);
+        return select(topo, opt, plan, acc, groups, new Placement[1], new SimResult[1]);
     }
 
-    /** As above; when NAR auto places candidates, {@code chosen[0]} receives the winner's placement. */
-    static NarChoice select(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, Placement[] chosen) {
+    /**
+     * As above; when NAR auto places and simulates candidates, {@code chosen[0]} receives the
+     * winner's placement and {@code simulated[0]} its simulation.
+     */
+    static NarChoice select(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, Placement[] chosen,
+                            SimResult[] simulated) {
         int[] ks = topo.narGranularities();
         List<NarChoice.Candidate> cands = new ArrayList<>();
         for (int k : ks) cands.add(new NarChoice.Candidate(k, Double.NaN));
@@ -76,7 +85,7 @@ public final class NarSelection extends BasePass {
             }
             return new NarChoice(opt.nar(), false, "--nar " + opt.nar(), cands);
         }
-        return auto(topo, opt, plan, acc, groups, ks, chosen);
+        return auto(topo, opt, plan, acc, groups, ks, chosen, simulated);
     }
 
     /**
@@ -85,7 +94,7 @@ public final class NarSelection extends BasePass {
      * the choice is made afterwards, in granularity order, so it does not depend on timing.
      */
     public static NarChoice auto(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, int[] given,
-                                 Placement[] chosen) {
+                                 Placement[] chosen, SimResult[] simulated) {
         int[] ks = given.clone();
         java.util.Arrays.sort(ks); // coarse first, so a tie keeps the coarser granularity
         Placement[] placed = new Placement[ks.length];
@@ -108,19 +117,19 @@ public final class NarSelection extends BasePass {
         } else {
             java.util.Arrays.fill(simulate, true);
         }
-        double[] times = new double[ks.length];
-        IntStream.range(0, ks.length).parallel().forEach(i ->
-                times[i] = simulate[i] ? Simulator.simulate(plan, acc, placed[i], topo).completionNs() : Double.NaN);
+        SimResult[] runs = new SimResult[ks.length];
+        IntStream.range(0, ks.length).parallel().forEach(i -> runs[i] = simulate[i] ? Simulator.simulate(plan, acc, placed[i], topo) : null);
         List<NarChoice.Candidate> cands = new ArrayList<>();
         int best = -1;
         double bestNs = Double.POSITIVE_INFINITY;
         for (int i = 0; i < ks.length; i++) {
-            double ns = times[i];
+            double ns = runs[i] == null ? Double.NaN : runs[i].completionNs();
             cands.add(new NarChoice.Candidate(ks[i], ns));
             if (simulate[i] && (best < 0 || ns < bestNs * (1 - TIE))) {
                 best = ks[i];
                 bestNs = ns;
                 chosen[0] = placed[i];
+                simulated[0] = runs[i];
             }
         }
         String why = large

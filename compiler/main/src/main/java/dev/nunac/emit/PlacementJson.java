@@ -64,59 +64,35 @@ public final class PlacementJson {
 
     /** The cost model's run of the chosen placement: completion, store latencies, busiest servers, critical path. */
     private static Map<String, Object> simulated(SimResult s) {
-        Map<String, Object> m = new TreeMap<>();
-        m.put("completion_ns", s.completionNs());
         LatencyStats l = s.storeLatency();
-        Map<String, Object> lat = new TreeMap<>();
-        lat.put("flits", l.flits());
-        lat.put("mean_ns", l.meanNs());
-        lat.put("p50_ns", l.p50Ns());
-        lat.put("p99_ns", l.p99Ns());
-        lat.put("max_ns", l.maxNs());
-        lat.put("min_ns", l.minNs());
-        m.put("store_latency", lat);
         List<Object> busiest = new ArrayList<>();
         for (Utilisation u : s.utilisation().subList(0, Math.min(BUSIEST, s.utilisation().size()))) {
-            Map<String, Object> um = new TreeMap<>();
-            um.put("server", u.server());
-            um.put("kind", u.kind());
-            um.put("busy_ns", u.busyNs());
-            um.put("utilisation", u.fraction());
-            busiest.add(um);
+            busiest.add(obj("server", u.server(), "kind", u.kind(), "busy_ns", u.busyNs(), "utilisation", u.fraction()));
         }
-        m.put("busiest", busiest);
         List<Object> path = new ArrayList<>();
         for (CriticalStep c : s.criticalPath()) {
-            Map<String, Object> cm = new TreeMap<>();
-            cm.put("rank", c.rank());
-            cm.put("tb", c.tb());
-            cm.put("step", c.step());
-            cm.put("op", c.op());
-            cm.put("start_ns", c.startNs());
-            cm.put("end_ns", c.endNs());
-            cm.put("after", c.cause());
-            path.add(cm);
+            path.add(obj("rank", c.rank(), "tb", c.tb(), "step", c.step(), "op", c.op(), "start_ns", c.startNs(),
+                    "end_ns", c.endNs(), "after", c.cause()));
         }
-        m.put("critical_path", path);
-        return m;
+        return obj("completion_ns", s.completionNs(),
+                "store_latency", obj("flits", l.flits(), "mean_ns", l.meanNs(), "p50_ns", l.p50Ns(), "p99_ns", l.p99Ns(),
+                        "max_ns", l.maxNs(), "min_ns", l.minNs()),
+                "busiest", busiest, "critical_path", path);
     }
 
     /** Servers listed in the simulation summary, busiest first (nunac simulate --csv has them all). */
     static final int BUSIEST = 5;
 
     private static Map<String, Object> nar(NarChoice n) {
-        Map<String, Object> m = new TreeMap<>();
-        m.put("granularity", n.granularity());
-        m.put("direct", n.direct());
-        m.put("reason", n.reason());
         List<Object> cands = new ArrayList<>();
-        for (NarChoice.Candidate c : n.candidates()) {
-            Map<String, Object> cm = new TreeMap<>();
-            cm.put("granularity", c.granularity());
-            cm.put("estimate_ns", c.estimateNs());
-            cands.add(cm);
-        }
-        m.put("candidates", cands);
+        for (NarChoice.Candidate c : n.candidates()) cands.add(obj("granularity", c.granularity(), "estimate_ns", c.estimateNs()));
+        return obj("granularity", n.granularity(), "direct", n.direct(), "reason", n.reason(), "candidates", cands);
+    }
+
+    /** A JSON object from alternating keys and values (CanonicalJson sorts the keys). */
+    private static Map<String, Object> obj(Object... keysAndValues) {
+        Map<String, Object> m = new TreeMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) m.put((String) keysAndValues[i], keysAndValues[i + 1]);
         return m;
     }
 

@@ -49,6 +49,8 @@ typedef struct {
 typedef struct {
     int id, nsto, ntb, ngrid, nstream;
     int first_tb;
+    int64_t sto_off;       /* arena offset of the rank's first storage (its storages are contiguous) */
+    int64_t stage_off;     /* arena offset of the rank's first send stage (its stages are contiguous) */
     nr_storage *sto;
     nr_view in, out;
     nr_stream *streams;
@@ -80,6 +82,13 @@ typedef struct {
     int emulated;          /* host: the numbers describe an emulated device */
 } nr_device;
 
+/* Most devices one context spreads its ranks over (option devices). */
+#define NR_MAX_DEVICES 16
+
+/* Ranks on separate devices go in contiguous blocks: device k of d runs ranks
+ * [nr_first_rank(ranks, d, k), nr_first_rank(ranks, d, k + 1)). */
+static inline int nr_first_rank(int ranks, int d, int k) { return (int) ((long long) ranks * k / d); }
+
 struct nunart_ctx;
 
 typedef struct {
@@ -106,6 +115,11 @@ struct nunart_ctx {
     char tried[1024];       /* backends tried by "auto", with the reason each was skipped */
     /* options */
     int device_ordinal, timeout_ms;
+    int devices_opt;       /* option devices: how many devices to spread the ranks over; 0 = default */
+    int nvisible;          /* devices visible from device_ordinal on (the backend's open; host: 1) */
+    int ndev;              /* devices used, set by nunart_load: ranks in contiguous blocks, 1 = loopback */
+    nr_device devs[NR_MAX_DEVICES]; /* the visible devices from device_ordinal on (GPU backends) */
+    char devices[768];     /* the report's devices line (GPU backends) */
     int64_t mem_limit;
     char arch[32];         /* HIP: hipRTC's offload target (option arch); empty = its default */
     nr_device dev;
@@ -139,6 +153,12 @@ extern const nr_backend nr_backend_hip;
 
 /* The embedded device source (generated from src/kernels/executor.cu at build time). */
 extern const char nr_kernel_source[];
+
+/* Where rank r's storages and send stages begin in the arena; r == ranks gives their ends. */
+static inline int64_t nr_sto_start(const nr_table *t, int r) { return r < t->ranks ? t->rank[r].sto_off : t->storage_elems; }
+static inline int64_t nr_stage_start(const nr_table *t, int r) { return r < t->ranks ? t->rank[r].stage_off : t->arena_elems; }
+/* The first threadblock of rank r (r == ranks: ntb). */
+static inline int nr_tb_start(const nr_table *t, int r) { return r < t->ranks ? t->rank[r].first_tb : t->ntb; }
 
 int nr_mask_has_bit(const uint32_t *mask, int words, int bit);
 int64_t nr_now_ns(void);

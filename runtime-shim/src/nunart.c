@@ -110,10 +110,10 @@ static int parse_word(const char *opts, const char *key, char *out, size_t cap) 
 }
 
 static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
-    static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb", "arch"};
-    enum { NINT = 7, NKEYS = 8 };
-    long long v[NINT] = {0, 0, 0, 0, 0, 20000, 4096};
-    static const long long HI[] = {1024, 1 << 20, 1024, 64, 1 << 16, 3600000, 1 << 20};
+    static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb", "devices", "arch"};
+    enum { NINT = 8, NKEYS = 9 };
+    long long v[NINT] = {0, 0, 0, 0, 0, 20000, 4096, 0};
+    static const long long HI[] = {1024, 1 << 20, 1024, 64, 1 << 16, 3600000, 1 << 20, NR_MAX_DEVICES};
     if (opts) {
         /* Every token must be a known key. */
         char buf[512];
@@ -126,7 +126,7 @@ static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
                 size_t k = strlen(KEYS[i]);
                 known |= strncmp(t, KEYS[i], k) == 0 && t[k] == '=';
             }
-            if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb, arch)", t);
+            if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, devices, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb, arch)", t);
         }
     }
     for (int i = 0; i < NINT; i++) {
@@ -142,6 +142,9 @@ static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
     ctx->want.max_ranks = (int) v[4];
     ctx->timeout_ms = v[5] ? (int) v[5] : 20000;
     ctx->mem_limit = (v[6] ? v[6] : 4096) << 20;
+    if (parse_opt(opts, "devices", &v[7]) > 0 && v[7] == 0)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "option devices: not an integer in [1, %d]", NR_MAX_DEVICES);
+    ctx->devices_opt = (int) v[7];
     return NUNART_OK;
 }
 
@@ -192,23 +195,65 @@ nunart_status nunart_open(nunart_ctx **out, const char *backend, const char *opt
     return NUNART_E_ARGUMENT;
 }
 
-/* Checks that the table fits the device: a map that does not fit is refused here, before
+/* How many devices the ranks are spread over (option devices; by default every visible device,
+ * at most one per rank). More than are visible, or than there are ranks, is refused: a silent
+ * clamp would run a different layout than the one asked for. */
+static nunart_status choose_devices(nunart_ctx *ctx, const nr_table *t) {
+    int vis = ctx->nvisible > 0 ? ctx->nvisible : 1;
+    if (vis > NR_MAX_DEVICES) vis = NR_MAX_DEVICES;
+    int want = ctx->devices_opt;
+    if (want > vis)
+        return nr_fail(ctx, NUNART_E_UNAVAILABLE, "option devices=%d: only %d device%s visible to the %s backend from device %d on", want,
+                       vis, vis == 1 ? "" : "s", ctx->be->name, ctx->device_ordinal);
+    if (want > t->ranks)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "option devices=%d: the plan has only %d rank%s, and every device runs at least one", want,
+                       t->ranks, t->ranks == 1 ? "" : "s");
+    ctx->ndev = want ? want : (vis < t->ranks ? vis : t->ranks);
+    if (ctx->ndev < 1) ctx->ndev = 1;
+    return NUNART_OK;
+}
+
+/* Checks one device's shape against the table and the threadblocks [tb_lo, tb_hi) it runs;
+ * `who` names the device in messages. */
+static nunart_status fit_device(nunart_ctx *ctx, const nr_table *t, const nr_device *d, const char *who, int tb_lo, int tb_hi) {
+    if (t->cus != d->cus)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "the placement is for %s with %d CUs, %s has %d", t->topology, t->cus, who, d->cus);
+    if (t->dies != d->dies)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "the placement is for %d dies, %s has %d", t->dies, who, d->dies);
+    if (t->mask_words > d->mask_words)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "the placement's CU masks are %d words wide, %s takes %d", t->mask_words, who, d->mask_words);
+    for (int i = tb_lo; i < tb_hi; i++) {
+        const nr_tb *tb = &t->tb[i];
+        if (tb->cu >= d->cus || tb->die >= d->dies)
+            return nr_fail(ctx, NUNART_E_MISMATCH, "rank %d threadblock %d is placed on CU %d (die %d), outside %s", tb->rank, tb->id, tb->cu, tb->die, who);
+    }
+    return NUNART_OK;
+}
+
+/* Every used device: the loopback device as before, else each device with its ranks. */
+static nunart_status fit_devices(nunart_ctx *ctx, const nr_table *t) {
+    char who[256];
+    if (ctx->ndev == 1) {
+        snprintf(who, sizeof who, "the device (%s)", ctx->dev.name);
+        return fit_device(ctx, t, &ctx->dev, who, 0, t->ntb);
+    }
+    for (int k = 0; k < ctx->ndev; k++) {
+        snprintf(who, sizeof who, "device %d (%s)", ctx->device_ordinal + k, ctx->devs[k].name);
+        int r0 = nr_first_rank(t->ranks, ctx->ndev, k), r1 = nr_first_rank(t->ranks, ctx->ndev, k + 1);
+        nunart_status st = fit_device(ctx, t, &ctx->devs[k], who, nr_tb_start(t, r0), nr_tb_start(t, r1));
+        if (st) return st;
+    }
+    return NUNART_OK;
+}
+
+/* Checks that the table fits the device(s): a map that does not fit is refused here, before
  * any memory is touched. */
 static nunart_status fit(nunart_ctx *ctx, const nr_table *t) {
     const nr_device *d = &ctx->dev;
     if (t->ranks > d->max_ranks)
         return nr_fail(ctx, NUNART_E_MISMATCH, "the plan has %d ranks, the %s device runs at most %d", t->ranks, ctx->be->name, d->max_ranks);
-    if (t->cus != d->cus)
-        return nr_fail(ctx, NUNART_E_MISMATCH, "the placement is for %s with %d CUs, the device (%s) has %d", t->topology, t->cus, d->name, d->cus);
-    if (t->dies != d->dies)
-        return nr_fail(ctx, NUNART_E_MISMATCH, "the placement is for %d dies, the device (%s) has %d", t->dies, d->name, d->dies);
-    if (t->mask_words > d->mask_words)
-        return nr_fail(ctx, NUNART_E_MISMATCH, "the placement's CU masks are %d words wide, the device takes %d", t->mask_words, d->mask_words);
-    for (int i = 0; i < t->ntb; i++) {
-        const nr_tb *tb = &t->tb[i];
-        if (tb->cu >= d->cus || tb->die >= d->dies)
-            return nr_fail(ctx, NUNART_E_MISMATCH, "rank %d threadblock %d is placed on CU %d (die %d), outside the device", tb->rank, tb->id, tb->cu, tb->die);
-    }
+    nunart_status fst = choose_devices(ctx, t);
+    if (fst || (fst = fit_devices(ctx, t))) return fst;
     /* Under modulo dispatch every die receives blocks, so a stream mask that empties a die
      * would hang the queue: refuse it (notes: HIP CU masks, MI300X SPX). */
     if (strcmp(t->dispatch, "modulo") == 0) {
@@ -231,6 +276,38 @@ static nunart_status fit(nunart_ctx *ctx, const nr_table *t) {
     return NUNART_OK;
 }
 
+/* The report's devices line (GPU backends): how many devices, which ranks each runs, and how
+ * they share the flags. */
+static void describe_devices(nunart_ctx *ctx, const nr_table *t) {
+    if (ctx->nvisible < 1) return;
+    char *b = ctx->devices;
+    size_t cap = sizeof ctx->devices;
+    if (ctx->ndev == 1) {
+        snprintf(b, cap, "1 (loopback: all %d ranks on device %d, one arena; option devices=N spreads them over N devices)", t->ranks,
+                 ctx->device_ordinal);
+        return;
+    }
+    int n = snprintf(b, cap, "%d (devices %d-%d, ranks in contiguous blocks:", ctx->ndev, ctx->device_ordinal, ctx->device_ordinal + ctx->ndev - 1);
+    for (int k = 0; k < ctx->ndev && n > 0 && (size_t) n < cap; k++) {
+        int r0 = nr_first_rank(t->ranks, ctx->ndev, k), r1 = nr_first_rank(t->ranks, ctx->ndev, k + 1) - 1;
+        if (r0 == r1) n += snprintf(b + n, cap - (size_t) n, "%s %d on device %d", k ? "," : "", r0, ctx->device_ordinal + k);
+        else n += snprintf(b + n, cap - (size_t) n, "%s %d-%d on device %d", k ? "," : "", r0, r1, ctx->device_ordinal + k);
+    }
+    if (n > 0 && (size_t) n < cap)
+        snprintf(b + n, cap - (size_t) n, "; each device holds its ranks' storages and send stages, peers reached by peer access; "
+                 "done flags, claims and the abort flag in host-mapped memory, system-scope atomics)");
+}
+
+/* The report's device line: the loopback device, or every device used. */
+static int print_device(const nunart_ctx *ctx, char *b, size_t cap) {
+    if (ctx->ndev <= 1) return snprintf(b, cap, "device: %s\n", ctx->dev.name[0] ? ctx->dev.name : "none");
+    int n = snprintf(b, cap, "device:");
+    for (int k = 0; k < ctx->ndev && n > 0 && (size_t) n < cap; k++)
+        n += snprintf(b + n, cap - (size_t) n, "%s device %d: %s", k ? ";" : "", ctx->device_ordinal + k, ctx->devs[k].name);
+    if (n > 0 && (size_t) n < cap) n += snprintf(b + n, cap - (size_t) n, "\n");
+    return n;
+}
+
 nunart_status nunart_load(nunart_ctx *ctx, const char *table, size_t len) {
     if (!ctx) return NUNART_E_ARGUMENT;
     nunart_status st = need(ctx, NUNART_OPENED, "load");
@@ -251,6 +328,7 @@ nunart_status nunart_load(nunart_ctx *ctx, const char *table, size_t len) {
     }
     st = fit(ctx, t);
     if (st) return st;
+    describe_devices(ctx, t);
     ctx->ran_on = malloc(sizeof(int) * (size_t) (t->ntb ? t->ntb : 1));
     if (!ctx->ran_on) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
     for (int i = 0; i < t->ntb; i++) ctx->ran_on[i] = -1;
@@ -447,9 +525,11 @@ const char *nunart_report(const nunart_ctx *c) {
     int n = snprintf(ctx->report, sizeof ctx->report, "backend: %s\n", ctx->be ? ctx->be->name : "none");
     if (ctx->tried[0] && n < (int) sizeof ctx->report)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "backends-skipped: %s\n", ctx->tried);
+    if (n < (int) sizeof ctx->report) n += print_device(ctx, ctx->report + n, sizeof ctx->report - (size_t) n);
+    if (ctx->devices[0] && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "devices: %s\n", ctx->devices);
     if (n < (int) sizeof ctx->report)
-        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "device: %s\nstate: %s\n", ctx->dev.name[0] ? ctx->dev.name : "none",
-                      nunart_state_name(ctx->state));
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "state: %s\n", nunart_state_name(ctx->state));
     if (t && n < (int) sizeof ctx->report)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n,
                       "plan: %s (%s, %d ranks, %d threadblocks, %d steps, policy %s, topology %s)\n",

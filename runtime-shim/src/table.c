@@ -233,6 +233,8 @@ static int finish(nr_table *t, char *err, size_t errlen) {
     }
     int64_t off = 0;
     for (int r = 0; r < t->ranks; r++) {
+        t->rank[r].sto_off = off;
+        t->rank[r].stage_off = -1;
         for (int i = 0; i < t->rank[r].nsto; i++) {
             t->rank[r].sto[i].off = off;
             off += (int64_t) t->rank[r].sto[i].chunks * t->chunk_elems;
@@ -303,6 +305,7 @@ static int finish(nr_table *t, char *err, size_t errlen) {
             }
         }
         if (op_sends(s->op)) {
+            if (t->rank[own].stage_off < 0) t->rank[own].stage_off = off;
             s->stage_off = off;
             off += s->nelem;
         }
@@ -317,6 +320,10 @@ static int finish(nr_table *t, char *err, size_t errlen) {
         }
     }
     t->arena_elems = off;
+    /* Steps come rank by rank, so each rank's stages are contiguous; a rank that sends nothing
+     * has an empty range where the next rank's begins. */
+    for (int r = t->ranks - 1; r >= 0; r--)
+        if (t->rank[r].stage_off < 0) t->rank[r].stage_off = r + 1 < t->ranks ? t->rank[r + 1].stage_off : off;
     return 0;
 }
 

@@ -32,9 +32,30 @@ typedef struct {
     int (*ModuleGetFunction)(void **, void *, const char *);
     int (*LaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **);
     int (*GetErrorString)(int, const char **);
-    int dev, sms, cc_major, cc_minor;
-    void *cuctx;
+    int (*DeviceCanAccessPeer)(int *, int, int);
+    int (*CtxEnablePeerAccess)(void *, unsigned);
+    int (*MemHostAlloc)(void **, size_t, unsigned);
+    int (*MemFreeHost)(void *);
+    int (*MemHostGetDevicePointer)(nr_dptr *, void *, unsigned);
+    int first, nvis;                 /* ordinal of device 0 of ours; devices visible from it */
+    int dev[NR_MAX_DEVICES];         /* CUdevice of each visible device */
+    void *cuctx[NR_MAX_DEVICES];     /* its primary context, retained when first selected */
+    int sms, cc_major, cc_minor;     /* of the first device (the executor is compiled for it) */
 } cuda_t;
+
+#define CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED 704
+#define CU_MEMHOSTALLOC_PORTABLE 0x01
+#define CU_MEMHOSTALLOC_DEVICEMAP 0x02
+
+/* The primary context of device `ordinal`, retained on first use. */
+static int c_context(cuda_t *c, int ordinal, void **out) {
+    int k = ordinal - c->first;
+    if (k < 0 || k >= c->nvis) return 101; /* CUDA_ERROR_INVALID_DEVICE */
+    int rc = 0;
+    if (!c->cuctx[k] && (rc = c->PrimaryCtxRetain(&c->cuctx[k], c->dev[k]))) c->cuctx[k] = NULL;
+    *out = c->cuctx[k];
+    return rc;
+}
 
 static int c_alloc(void *d, nr_dptr *p, size_t n) { return ((cuda_t *) d)->MemAlloc(p, n); }
 static int c_free(void *d, nr_dptr p) { return ((cuda_t *) d)->MemFree(p); }
@@ -48,6 +69,27 @@ static int c_launch(void *d, void *f, unsigned grid, unsigned block, void **args
     return ((cuda_t *) d)->LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, args, NULL);
 }
 static int c_sync(void *d) { return ((cuda_t *) d)->CtxSynchronize(); }
+static int c_select(void *d, int ordinal) {
+    void *cx = NULL;
+    int rc = c_context(d, ordinal, &cx);
+    return rc ? rc : ((cuda_t *) d)->CtxSetCurrent(cx);
+}
+static int c_can_peer(void *d, int *can, int dev, int peer) {
+    cuda_t *c = d;
+    if (dev - c->first < 0 || dev - c->first >= c->nvis || peer - c->first < 0 || peer - c->first >= c->nvis) return 101;
+    return c->DeviceCanAccessPeer(can, c->dev[dev - c->first], c->dev[peer - c->first]);
+}
+static int c_enable_peer(void *d, int peer) {
+    void *cx = NULL;
+    int rc = c_context(d, peer, &cx);
+    if (!rc) rc = ((cuda_t *) d)->CtxEnablePeerAccess(cx, 0);
+    return rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? 0 : rc;
+}
+static int c_host_alloc(void *d, void **h, size_t n) {
+    return ((cuda_t *) d)->MemHostAlloc(h, n, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+}
+static int c_host_free(void *d, void *h) { return ((cuda_t *) d)->MemFreeHost(h); }
+static int c_host_map(void *d, nr_dptr *p, void *h) { return ((cuda_t *) d)->MemHostGetDevicePointer(p, h, 0); }
 static const char *c_error(void *d, int rc) {
     const char *s = NULL;
     cuda_t *c = d;
@@ -60,9 +102,12 @@ static const nr_gpu_ops CUDA_OPS = {
     .ticks_per_us = 1000, /* clock64 cycles at >= 1 GHz */
     .call_alloc = "cuMemAlloc", .call_htod = "cuMemcpyHtoD", .call_dtoh = "cuMemcpyDtoH", .call_memset = "cuMemsetD32",
     .call_load = "cuModuleLoadData", .call_function = "cuModuleGetFunction", .call_launch = "cuLaunchKernel",
-    .call_sync = "cuCtxSynchronize",
+    .call_sync = "cuCtxSynchronize", .call_select = "cuCtxSetCurrent", .call_can_peer = "cuDeviceCanAccessPeer",
+    .call_enable_peer = "cuCtxEnablePeerAccess", .call_host_alloc = "cuMemHostAlloc", .call_host_map = "cuMemHostGetDevicePointer",
     .alloc = c_alloc, .free = c_free, .htod = c_htod, .dtoh = c_dtoh, .memset32 = c_memset, .load = c_load,
     .unload = c_unload, .function = c_function, .launch = c_launch, .sync = c_sync, .error = c_error,
+    .select = c_select, .can_peer = c_can_peer, .enable_peer = c_enable_peer, .host_alloc = c_host_alloc,
+    .host_free = c_host_free, .host_map = c_host_map,
 };
 
 static const char *const NVRTC_CALLS[NR_RTC_NCALLS] = {
@@ -91,8 +136,33 @@ static nunart_status load_symbols(nunart_ctx *ctx, cuda_t *c) {
         {"cuModuleGetFunction", (void **) &c->ModuleGetFunction},
         {"cuLaunchKernel", (void **) &c->LaunchKernel},
         {"cuGetErrorString", (void **) &c->GetErrorString},
+        {"cuDeviceCanAccessPeer", (void **) &c->DeviceCanAccessPeer},
+        {"cuCtxEnablePeerAccess", (void **) &c->CtxEnablePeerAccess},
+        {"cuMemHostAlloc", (void **) &c->MemHostAlloc},
+        {"cuMemFreeHost", (void **) &c->MemFreeHost},
+        {"cuMemHostGetDevicePointer_v2", (void **) &c->MemHostGetDevicePointer},
     };
     return nr_bind(ctx, c->lib, c->lib_file, syms, (int) (sizeof syms / sizeof *syms));
+}
+
+/* Visible device k: its handle and shape. CUDA has no die count below locality domains (13.4);
+ * two-die parts are cc 10.x. */
+static void describe(cuda_t *c, int k, nr_device *d) {
+    int sms = 0, major = 0, minor = 0;
+    char name[100] = "";
+    c->DeviceGet(&c->dev[k], c->first + k);
+    c->DeviceGetName(name, sizeof name, c->dev[k]);
+    c->DeviceGetAttribute(&sms, 16 /* MULTIPROCESSOR_COUNT */, c->dev[k]);
+    c->DeviceGetAttribute(&major, 75 /* COMPUTE_CAPABILITY_MAJOR */, c->dev[k]);
+    c->DeviceGetAttribute(&minor, 76 /* COMPUTE_CAPABILITY_MINOR */, c->dev[k]);
+    if (k == 0) { c->sms = sms; c->cc_major = major; c->cc_minor = minor; }
+    int dies = major == 10 ? 2 : 1;
+    d->cus = sms;
+    d->dies = dies;
+    d->mask_words = (sms + 31) / 32;
+    d->max_ranks = 1024;
+    snprintf(d->name, sizeof d->name, "%s (cc %d.%d, %d SMs, %d die%s assumed from the compute capability)", name, major, minor, sms, dies,
+             dies > 1 ? "s" : "");
 }
 
 static nunart_status cuda_open(nunart_ctx *ctx) {
@@ -112,22 +182,14 @@ static nunart_status cuda_open(nunart_ctx *ctx) {
     if (rc) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "cuInit failed: %s", c_error(c, rc));
     if ((rc = c->DeviceGetCount(&n)) || n == 0) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "no CUDA device found");
     if (ctx->device_ordinal >= n) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "device %d requested, %d present", ctx->device_ordinal, n);
-    c->DeviceGet(&c->dev, ctx->device_ordinal);
-    char name[100] = "";
-    c->DeviceGetName(name, sizeof name, c->dev);
-    c->DeviceGetAttribute(&c->sms, 16 /* MULTIPROCESSOR_COUNT */, c->dev);
-    c->DeviceGetAttribute(&c->cc_major, 75 /* COMPUTE_CAPABILITY_MAJOR */, c->dev);
-    c->DeviceGetAttribute(&c->cc_minor, 76 /* COMPUTE_CAPABILITY_MINOR */, c->dev);
-    if ((rc = c->PrimaryCtxRetain(&c->cuctx, c->dev)) || (rc = c->CtxSetCurrent(c->cuctx)))
+    c->first = ctx->device_ordinal;
+    c->nvis = n - c->first < NR_MAX_DEVICES ? n - c->first : NR_MAX_DEVICES;
+    ctx->nvisible = c->nvis;
+    for (int k = 0; k < c->nvis; k++) describe(c, k, &ctx->devs[k]);
+    ctx->dev = ctx->devs[0];
+    snprintf(ctx->dev.name, sizeof ctx->dev.name, "%.140s, loopback ranks", ctx->devs[0].name);
+    if ((rc = c_select(c, c->first)))
         return nr_fail(ctx, NUNART_E_UNAVAILABLE, "cannot create a context: %s", c_error(c, rc));
-    /* CUDA has no die count below locality domains (13.4); two-die parts are cc 10.x. */
-    int dies = c->cc_major == 10 ? 2 : 1;
-    ctx->dev.cus = c->sms;
-    ctx->dev.dies = dies;
-    ctx->dev.mask_words = (c->sms + 31) / 32;
-    ctx->dev.max_ranks = 1024;
-    snprintf(ctx->dev.name, sizeof ctx->dev.name, "%s (cc %d.%d, %d SMs, %d die%s assumed from the compute capability), loopback ranks",
-             name, c->cc_major, c->cc_minor, c->sms, dies, dies > 1 ? "s" : "");
     return NUNART_OK;
 }
 
@@ -172,7 +234,8 @@ static void cuda_close(nunart_ctx *ctx) {
     cuda_t *c = ctx->be_state;
     if (!c) return;
     nr_gpu_release(&c->gpu);
-    if (c->cuctx) c->PrimaryCtxRelease(c->dev);
+    for (int k = 0; k < c->nvis; k++)
+        if (c->cuctx[k]) c->PrimaryCtxRelease(c->dev[k]);
     if (c->lib) dlclose(c->lib);
     free(c);
     ctx->be_state = NULL;

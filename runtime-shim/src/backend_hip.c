@@ -36,11 +36,19 @@ typedef struct {
     int (*ModuleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **);
     int (*DeviceSynchronize)(void);
     const char *(*GetErrorString)(int);
+    int (*DeviceCanAccessPeer)(int *, int, int);
+    int (*DeviceEnablePeerAccess)(int, unsigned);
+    int (*HostMalloc)(void **, size_t, unsigned);
+    int (*HostFree)(void *);
+    int (*HostGetDevicePointer)(void **, void *, unsigned);
     void **streams;        /* per (rank, stream) */
     int nstreams;
 } hip_t;
 
 #define DPTR(p) ((void *) (uintptr_t) (p))
+#define hipErrorPeerAccessAlreadyEnabled 704
+/* hipHostMalloc flags: portable, mapped, coherent (fine-grained: system-scope atomics see it). */
+#define HIP_HOST_MALLOC_FLAGS (0x1u | 0x2u | 0x40000000u)
 
 static int h_alloc(void *d, nr_dptr *p, size_t n) {
     void *q = NULL;
@@ -60,6 +68,20 @@ static int h_launch(void *d, void *f, unsigned grid, unsigned block, void **args
     return ((hip_t *) d)->ModuleLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, args, NULL);
 }
 static int h_sync(void *d) { return ((hip_t *) d)->DeviceSynchronize(); }
+static int h_select(void *d, int ordinal) { return ((hip_t *) d)->SetDevice(ordinal); }
+static int h_can_peer(void *d, int *can, int dev, int peer) { return ((hip_t *) d)->DeviceCanAccessPeer(can, dev, peer); }
+static int h_enable_peer(void *d, int peer) {
+    int rc = ((hip_t *) d)->DeviceEnablePeerAccess(peer, 0);
+    return rc == hipErrorPeerAccessAlreadyEnabled ? 0 : rc;
+}
+static int h_host_alloc(void *d, void **h, size_t n) { return ((hip_t *) d)->HostMalloc(h, n, HIP_HOST_MALLOC_FLAGS); }
+static int h_host_free(void *d, void *h) { return ((hip_t *) d)->HostFree(h); }
+static int h_host_map(void *d, nr_dptr *p, void *h) {
+    void *q = NULL;
+    int rc = ((hip_t *) d)->HostGetDevicePointer(&q, h, 0);
+    *p = (nr_dptr) (uintptr_t) q;
+    return rc;
+}
 static const char *h_error(void *d, int rc) {
     hip_t *h = d;
     const char *s = h->GetErrorString ? h->GetErrorString(rc) : NULL;
@@ -71,9 +93,12 @@ static const nr_gpu_ops HIP_OPS = {
     .ticks_per_us = 100, /* wall_clock64 at 100 MHz */
     .call_alloc = "hipMalloc", .call_htod = "hipMemcpyHtoD", .call_dtoh = "hipMemcpyDtoH", .call_memset = "hipMemsetD32",
     .call_load = "hipModuleLoadData", .call_function = "hipModuleGetFunction", .call_launch = "hipModuleLaunchKernel",
-    .call_sync = "hipDeviceSynchronize",
+    .call_sync = "hipDeviceSynchronize", .call_select = "hipSetDevice", .call_can_peer = "hipDeviceCanAccessPeer",
+    .call_enable_peer = "hipDeviceEnablePeerAccess", .call_host_alloc = "hipHostMalloc", .call_host_map = "hipHostGetDevicePointer",
     .alloc = h_alloc, .free = h_free, .htod = h_htod, .dtoh = h_dtoh, .memset32 = h_memset, .load = h_load,
     .unload = h_unload, .function = h_function, .launch = h_launch, .sync = h_sync, .error = h_error,
+    .select = h_select, .can_peer = h_can_peer, .enable_peer = h_enable_peer, .host_alloc = h_host_alloc,
+    .host_free = h_host_free, .host_map = h_host_map,
 };
 
 static const char *const HIPRTC_CALLS[NR_RTC_NCALLS] = {
@@ -100,6 +125,11 @@ static nunart_status load_symbols(nunart_ctx *ctx, hip_t *h) {
         {"hipModuleLaunchKernel", (void **) &h->ModuleLaunchKernel},
         {"hipDeviceSynchronize", (void **) &h->DeviceSynchronize},
         {"hipGetErrorString", (void **) &h->GetErrorString},
+        {"hipDeviceCanAccessPeer", (void **) &h->DeviceCanAccessPeer},
+        {"hipDeviceEnablePeerAccess", (void **) &h->DeviceEnablePeerAccess},
+        {"hipHostMalloc", (void **) &h->HostMalloc},
+        {"hipHostFree", (void **) &h->HostFree},
+        {"hipHostGetDevicePointer", (void **) &h->HostGetDevicePointer},
     };
     return nr_bind(ctx, h->lib, h->lib_file, syms, (int) (sizeof syms / sizeof *syms));
 }
@@ -124,15 +154,24 @@ static nunart_status hip_open(nunart_ctx *ctx) {
     if ((rc = h->SetDevice(ctx->device_ordinal))) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "hipSetDevice(%d): %s", ctx->device_ordinal, h_error(h, rc));
     char name[100] = "";
     h->DeviceGetName(name, sizeof name, ctx->device_ordinal);
-    /* The CU and die counts come from the options (cus=, dies=): the HIP attribute enums
-     * differ between ROCm releases, and a wrong guess would pass a map that does not fit. */
+    /* The CU and die counts come from the options (cus=, dies=), for every device: the HIP
+     * attribute enums differ between ROCm releases, and a wrong guess would pass a map that
+     * does not fit. */
     if (!ctx->want.cus || !ctx->want.dies)
         return nr_fail(ctx, NUNART_E_UNAVAILABLE, "HIP device '%s' found, but its CU and XCD counts must be given (options cus=N dies=N)", name);
-    ctx->dev.cus = ctx->want.cus;
-    ctx->dev.dies = ctx->want.dies;
-    ctx->dev.mask_words = (ctx->want.cus + 31) / 32;
-    ctx->dev.max_ranks = 1024;
-    snprintf(ctx->dev.name, sizeof ctx->dev.name, "%s (%d CUs, %d XCDs as given), loopback ranks", name, ctx->dev.cus, ctx->dev.dies);
+    ctx->nvisible = n - ctx->device_ordinal < NR_MAX_DEVICES ? n - ctx->device_ordinal : NR_MAX_DEVICES;
+    for (int k = 0; k < ctx->nvisible; k++) {
+        nr_device *d = &ctx->devs[k];
+        name[0] = 0;
+        h->DeviceGetName(name, sizeof name, ctx->device_ordinal + k);
+        d->cus = ctx->want.cus;
+        d->dies = ctx->want.dies;
+        d->mask_words = (ctx->want.cus + 31) / 32;
+        d->max_ranks = 1024;
+        snprintf(d->name, sizeof d->name, "%s (%d CUs, %d XCDs as given)", name, d->cus, d->dies);
+    }
+    ctx->dev = ctx->devs[0];
+    snprintf(ctx->dev.name, sizeof ctx->dev.name, "%.140s, loopback ranks", ctx->devs[0].name);
     return NUNART_OK;
 }
 
@@ -173,9 +212,13 @@ static nunart_status hip_alloc(nunart_ctx *ctx) {
     for (int r = 0; r < t->ranks; r++) total += t->rank[r].nstream;
     h->streams = calloc((size_t) (total ? total : 1), sizeof *h->streams);
     if (!h->streams) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
-    for (int r = 0; r < t->ranks; r++) {
+    for (int r = 0, k = 0; r < t->ranks; r++) {
+        /* A rank's streams live on its device. */
+        while (k + 1 < h->gpu.ndev && r >= h->gpu.dev[k].rank_hi) k++;
+        int rc = h->SetDevice(h->gpu.dev[k].ordinal);
+        if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "hipSetDevice(%d): %s", h->gpu.dev[k].ordinal, h_error(h, rc));
         for (int s = 0; s < t->rank[r].nstream; s++) {
-            int rc = h->StreamCreateWithCUMask(&h->streams[h->nstreams], (unsigned) t->mask_words, t->rank[r].streams[s].mask);
+            rc = h->StreamCreateWithCUMask(&h->streams[h->nstreams], (unsigned) t->mask_words, t->rank[r].streams[s].mask);
             if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "hipExtStreamCreateWithCUMask (rank %d domain %d): %s", r, t->rank[r].streams[s].domain, h_error(h, rc));
             h->nstreams++;
         }
@@ -223,11 +266,16 @@ static nunart_status hip_launch(nunart_ctx *ctx, int pinned, double *elapsed_us)
     unsigned grid;
     nunart_status st = nr_gpu_launch(ctx, &h->gpu, pinned, elapsed_us, &grid);
     if (st) return st;
-    if (pinned)
+    if (pinned && h->gpu.ndev == 1)
         snprintf(ctx->cu_affinity, sizeof ctx->cu_affinity, "applied at XCD level (XCC_ID dispatcher over %u blocks = %d XCDs x %d, "
                  "slot b dispatched to XCD b mod %d under SPX; each logical threadblock claims a block on its planned XCD); "
                  "the CU within the XCD: advisory (the hardware picks it; see cu-readback)",
                  grid, h->gpu.units, h->gpu.per_unit, h->gpu.units);
+    else if (pinned)
+        snprintf(ctx->cu_affinity, sizeof ctx->cu_affinity, "applied at XCD level (XCC_ID dispatcher over %u blocks on %d devices, each "
+                 "%d XCDs x at most %d, slot b dispatched to XCD b mod %d under SPX; each logical threadblock claims a block on its "
+                 "planned XCD of its rank's device); the CU within the XCD: advisory (the hardware picks it; see cu-readback)",
+                 grid, h->gpu.ndev, h->gpu.units, h->gpu.per_unit, h->gpu.units);
     describe_hw_id(ctx, h->gpu.hw, ctx->table->ntb);
     return NUNART_OK;
 }

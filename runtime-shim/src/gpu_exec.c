@@ -87,13 +87,82 @@ static nunart_status fetch_code(nunart_ctx *ctx, const nr_rtc *r, void *prog, ch
     return NUNART_OK;
 }
 
+/* Which ranks, threadblocks and arena ranges each device takes: contiguous blocks of ranks, so
+ * each device's threadblocks, storages and stages are contiguous ranges of the table's. */
+static void split(nunart_ctx *ctx, nr_gpu *g) {
+    const nr_table *t = ctx->table;
+    g->ndev = ctx->ndev > 0 ? ctx->ndev : 1;
+    for (int k = 0; k < g->ndev; k++) {
+        nr_gpu_dev *v = &g->dev[k];
+        v->ordinal = ctx->device_ordinal + k;
+        v->rank_lo = nr_first_rank(t->ranks, g->ndev, k);
+        v->rank_hi = nr_first_rank(t->ranks, g->ndev, k + 1);
+        v->tb_lo = nr_tb_start(t, v->rank_lo);
+        v->tb_hi = nr_tb_start(t, v->rank_hi);
+        v->sto_lo = nr_sto_start(t, v->rank_lo);
+        v->sto_hi = nr_sto_start(t, v->rank_hi);
+        v->stage_lo = nr_stage_start(t, v->rank_lo);
+        v->stage_hi = nr_stage_start(t, v->rank_hi);
+    }
+}
+
+static nunart_status select_dev(nunart_ctx *ctx, nr_gpu *g, int k) {
+    int rc = g->ops->select(g->drv, g->dev[k].ordinal);
+    return rc ? nr_fail(ctx, NUNART_E_DEVICE, "%s(device %d): %s", g->ops->call_select, g->dev[k].ordinal, drv_err(g, rc)) : NUNART_OK;
+}
+
+/* Every used device must reach every other's memory: a pair that cannot is an error, never a
+ * silent fallback to loopback. */
+static nunart_status enable_peers(nunart_ctx *ctx, nr_gpu *g) {
+    const nr_gpu_ops *o = g->ops;
+    for (int i = 0; i < g->ndev; i++) {
+        for (int j = 0; j < g->ndev; j++) {
+            if (i == j) continue;
+            int a = g->dev[i].ordinal, b = g->dev[j].ordinal, can = 0;
+            int rc = o->can_peer(g->drv, &can, a, b);
+            if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s(device %d, device %d): %s", o->call_can_peer, a, b, drv_err(g, rc));
+            if (!can)
+                return nr_fail(ctx, NUNART_E_UNAVAILABLE, "device %d cannot access device %d's memory (%s says no peer access): ranks on "
+                               "separate devices need it between every pair; option devices=1 runs every rank on device %d (loopback)",
+                               a, b, o->call_can_peer, ctx->device_ordinal);
+            nunart_status st = select_dev(ctx, g, i);
+            if (st) return st;
+            if ((rc = o->enable_peer(g->drv, b)))
+                return nr_fail(ctx, NUNART_E_DEVICE, "%s(device %d to device %d): %s", o->call_enable_peer, a, b, drv_err(g, rc));
+        }
+    }
+    return NUNART_OK;
+}
+
+/* Loads the compiled image on every device and finds the kernel there. */
+static nunart_status load_everywhere(nunart_ctx *ctx, nr_gpu *g, const char *code) {
+    for (int k = 0; k < g->ndev; k++) {
+        nr_gpu_dev *v = &g->dev[k];
+        nunart_status st = select_dev(ctx, g, k);
+        if (st) return st;
+        int rc = g->ops->load(g->drv, &v->module, code);
+        if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d): %s", g->ops->call_load, v->ordinal, drv_err(g, rc));
+        if ((rc = g->ops->function(g->drv, &v->fn, v->module, "nunart_exec")))
+            return nr_fail(ctx, NUNART_E_DEVICE, "%s(nunart_exec) (device %d): %s", g->ops->call_function, v->ordinal, drv_err(g, rc));
+    }
+    return NUNART_OK;
+}
+
 nunart_status nr_gpu_compile(nunart_ctx *ctx, nr_gpu *g, const char *const *opts, int nopts) {
     const nr_rtc *r = &g->rtc;
     const char *rtc = g->ops->rtc_name;
+    split(ctx, g);
+    nunart_status st;
+    if (g->ndev > 1 && (st = enable_peers(ctx, g))) return st;
+    /* Several devices: the kernel's flags are host-mapped and need system-scope atomics. */
+    const char *all[8];
+    int n = 0;
+    for (int i = 0; i < nopts && n < 7; i++) all[n++] = opts[i];
+    if (g->ndev > 1) all[n++] = "-DNR_MULTI=1";
     void *prog = NULL;
     int rc = r->create(&prog, nr_kernel_source, "executor.cu", 0, NULL, NULL);
     if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s: %s", r->calls[NR_RTC_CREATE], rtc_err(r, rc));
-    if ((rc = r->compile(prog, nopts, opts))) {
+    if ((rc = r->compile(prog, n, all))) {
         char *log = rtc_log(r, prog);
         nr_fail(ctx, NUNART_E_DEVICE, "%s could not compile the executor (%s: %s): %.700s", rtc, r->calls[NR_RTC_COMPILE],
                 rtc_err(r, rc), log ? log : "");
@@ -102,24 +171,18 @@ nunart_status nr_gpu_compile(nunart_ctx *ctx, nr_gpu *g, const char *const *opts
         return ctx->last;
     }
     char *code = NULL;
-    nunart_status st = fetch_code(ctx, r, prog, &code);
+    st = fetch_code(ctx, r, prog, &code);
     r->destroy(&prog);
-    if (st) {
-        free(code);
-        return st;
-    }
-    rc = g->ops->load(g->drv, &g->module, code);
+    if (!st) st = load_everywhere(ctx, g, code);
     free(code);
-    if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s: %s", g->ops->call_load, drv_err(g, rc));
-    if ((rc = g->ops->function(g->drv, &g->fn, g->module, "nunart_exec")))
-        return nr_fail(ctx, NUNART_E_DEVICE, "%s(nunart_exec): %s", g->ops->call_function, drv_err(g, rc));
-    return NUNART_OK;
+    return st;
 }
 
-static nunart_status put(nunart_ctx *ctx, nr_gpu *g, nr_dptr *d, const void *h, size_t bytes) {
+static nunart_status put(nunart_ctx *ctx, nr_gpu *g, int k, nr_dptr *d, const void *h, size_t bytes) {
     int rc = g->ops->alloc(g->drv, d, bytes ? bytes : 4);
-    if (rc) return nr_fail(ctx, NUNART_E_MEMORY, "%s of %zu bytes: %s", g->ops->call_alloc, bytes, drv_err(g, rc));
-    if (h && bytes && (rc = g->ops->htod(g->drv, *d, h, bytes))) return nr_fail(ctx, NUNART_E_DEVICE, "%s: %s", g->ops->call_htod, drv_err(g, rc));
+    if (rc) return nr_fail(ctx, NUNART_E_MEMORY, "%s of %zu bytes (device %d): %s", g->ops->call_alloc, bytes, g->dev[k].ordinal, drv_err(g, rc));
+    if (h && bytes && (rc = g->ops->htod(g->drv, *d, h, bytes)))
+        return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d): %s", g->ops->call_htod, g->dev[k].ordinal, drv_err(g, rc));
     return NUNART_OK;
 }
 
@@ -133,21 +196,119 @@ static void pack_steps(const nr_table *t, long long *steps) {
     }
 }
 
-/* tbinfo triples (first step, step count, planned location) and the pinned grid's blocks per
- * unit: one more than the most threadblocks planned on one unit, so every unit that receives
- * blocks has a spare. */
-static int pack_tbinfo(const nr_table *t, int by_die, int units, int *tbinfo) {
-    int *per = calloc((size_t) (units > 0 ? units : 1), sizeof *per), most = 0;
-    if (!per) return -1;
+/* tbinfo triples (first step, step count, planned location) for every threadblock. */
+static void pack_tbinfo(const nr_table *t, int by_die, int *tbinfo) {
     for (int i = 0; i < t->ntb; i++) {
-        int loc = by_die ? t->tb[i].die : t->tb[i].cu;
         tbinfo[3 * i] = t->tb[i].first_step;
         tbinfo[3 * i + 1] = t->tb[i].nsteps;
-        tbinfo[3 * i + 2] = loc;
+        tbinfo[3 * i + 2] = by_die ? t->tb[i].die : t->tb[i].cu;
+    }
+}
+
+/* A pinned grid's blocks per unit for threadblocks [lo, hi): one more than the most planned on
+ * one unit, so every unit that receives blocks has a spare. */
+static int blocks_per_unit(const int *tbinfo, int lo, int hi, int units) {
+    int *per = calloc((size_t) (units > 0 ? units : 1), sizeof *per), most = 0;
+    if (!per) return -1;
+    for (int i = lo; i < hi; i++) {
+        int loc = tbinfo[3 * i + 2];
         if (loc >= 0 && loc < units && ++per[loc] > most) most = per[loc];
     }
     free(per);
     return most + 1;
+}
+
+/* The segment table (global offset range -> device address, as long long triples lo, hi, base)
+ * every device translates the table's offsets with: each device's storages, then its stages. */
+static int pack_segments(const nr_gpu *g, long long *seg) {
+    int n = 0;
+    for (int k = 0; k < g->ndev; k++) {
+        const nr_gpu_dev *v = &g->dev[k];
+        if (v->sto_hi > v->sto_lo) {
+            seg[3 * n] = v->sto_lo; seg[3 * n + 1] = v->sto_hi; seg[3 * n + 2] = (long long) v->arena;
+            n++;
+        }
+        if (v->stage_hi > v->stage_lo) {
+            seg[3 * n] = v->stage_lo; seg[3 * n + 1] = v->stage_hi;
+            seg[3 * n + 2] = (long long) (v->arena + sizeof(float) * (size_t) (v->sto_hi - v->sto_lo));
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Copies a device's arena between ctx->host and the device: storages, then stages. */
+static nunart_status move_arena(nunart_ctx *ctx, nr_gpu *g, int k, int to_device) {
+    const nr_gpu_dev *v = &g->dev[k];
+    const nr_gpu_ops *o = g->ops;
+    size_t sto = sizeof(float) * (size_t) (v->sto_hi - v->sto_lo), stage = sizeof(float) * (size_t) (v->stage_hi - v->stage_lo);
+    nr_dptr part[2] = {v->arena, v->arena + sto};
+    float *host[2] = {ctx->host + v->sto_lo, ctx->host + v->stage_lo};
+    size_t bytes[2] = {sto, stage};
+    for (int i = 0; i < 2; i++) {
+        if (!bytes[i]) continue;
+        int rc = to_device ? o->htod(g->drv, part[i], host[i], bytes[i]) : o->dtoh(g->drv, host[i], part[i], bytes[i]);
+        if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d): %s", to_device ? o->call_htod : o->call_dtoh, v->ordinal, drv_err(g, rc));
+    }
+    return NUNART_OK;
+}
+
+/* Several devices: done flags, claims and the abort flag in one host-mapped block. */
+static nunart_status map_flags(nunart_ctx *ctx, nr_gpu *g) {
+    const nr_table *t = ctx->table;
+    const nr_gpu_ops *o = g->ops;
+    size_t bytes = sizeof(int) * ((size_t) t->nstep + (size_t) t->ntb + 1);
+    void *h = NULL;
+    int rc = o->host_alloc(g->drv, &h, bytes);
+    if (rc) return nr_fail(ctx, NUNART_E_MEMORY, "%s of %zu bytes (flags shared by devices %d-%d): %s", o->call_host_alloc, bytes,
+                           g->dev[0].ordinal, g->dev[g->ndev - 1].ordinal, drv_err(g, rc));
+    g->flags = h;
+    memset(h, 0, bytes);
+    for (int k = 0; k < g->ndev; k++) {
+        nunart_status st = select_dev(ctx, g, k);
+        if (st) return st;
+        if ((rc = o->host_map(g->drv, &g->dev[k].done, h)))
+            return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d): %s", o->call_host_map, g->dev[k].ordinal, drv_err(g, rc));
+        g->dev[k].claim = g->dev[k].done + sizeof(int) * (size_t) t->nstep;
+    }
+    return NUNART_OK;
+}
+
+/* One device's buffers: its arena, its copy of the plan, its readback arrays, and on one device
+ * the flags. */
+static nunart_status alloc_device(nunart_ctx *ctx, nr_gpu *g, int k, const long long *steps, const int *tbinfo) {
+    const nr_table *t = ctx->table;
+    nr_gpu_dev *v = &g->dev[k];
+    nunart_status st = select_dev(ctx, g, k);
+    if (st) return st;
+    size_t arena = sizeof(float) * (size_t) (v->sto_hi - v->sto_lo + v->stage_hi - v->stage_lo);
+    if ((st = put(ctx, g, k, &v->arena, NULL, arena)) || (st = move_arena(ctx, g, k, 1))
+        || (st = put(ctx, g, k, &v->steps, steps, sizeof(long long) * NR_F * (size_t) t->nstep))
+        || (st = put(ctx, g, k, &v->deps, t->deps, sizeof(int) * (size_t) t->ndeps))
+        || (st = put(ctx, g, k, &v->tbinfo, tbinfo, sizeof(int) * 3 * (size_t) t->ntb))
+        || (st = put(ctx, g, k, &v->ran_on, NULL, sizeof(int) * (size_t) t->ntb))
+        || (st = put(ctx, g, k, &v->hw_id, NULL, sizeof(int) * (size_t) t->ntb)))
+        return st;
+    if (g->ndev == 1
+        && ((st = put(ctx, g, k, &v->done, NULL, sizeof(int) * (size_t) t->nstep))
+            || (st = put(ctx, g, k, &v->claim, NULL, sizeof(int) * (size_t) (t->ntb + 1)))))
+        return st;
+    v->per_unit = blocks_per_unit(tbinfo, v->tb_lo, v->tb_hi, g->units);
+    if (v->per_unit < 1) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
+    if (v->per_unit > g->per_unit) g->per_unit = v->per_unit;
+    return NUNART_OK;
+}
+
+/* Every device's segment table, once every arena has its address. */
+static nunart_status put_segments(nunart_ctx *ctx, nr_gpu *g) {
+    long long seg[3 * 2 * NR_MAX_DEVICES];
+    int n = pack_segments(g, seg);
+    for (int k = 0; k < g->ndev; k++) {
+        nunart_status st = select_dev(ctx, g, k);
+        if (st || (st = put(ctx, g, k, &g->dev[k].seg, seg, sizeof(long long) * 3 * (size_t) n))) return st;
+        g->dev[k].nseg = n;
+    }
+    return NUNART_OK;
 }
 
 nunart_status nr_gpu_alloc(nunart_ctx *ctx, nr_gpu *g) {
@@ -157,86 +318,142 @@ nunart_status nr_gpu_alloc(nunart_ctx *ctx, nr_gpu *g) {
     long long *steps = malloc(sizeof(long long) * NR_F * (size_t) (t->nstep ? t->nstep : 1));
     int *tbinfo = malloc(sizeof(int) * 3 * (size_t) (t->ntb ? t->ntb : 1));
     if (o->read_hw_id) g->hw = malloc(sizeof(int) * (size_t) (t->ntb ? t->ntb : 1));
-    if (steps && tbinfo) {
-        pack_steps(t, steps);
-        g->per_unit = pack_tbinfo(t, o->place_by_die, g->units, tbinfo);
-    }
-    if (!steps || !tbinfo || (o->read_hw_id && !g->hw) || g->per_unit < 1) {
+    if (!steps || !tbinfo || (o->read_hw_id && !g->hw)) {
         free(steps); free(tbinfo);
         return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
     }
-    nunart_status st;
-    if ((st = put(ctx, g, &g->arena, ctx->host, (size_t) t->arena_elems * 4))
-        || (st = put(ctx, g, &g->steps, steps, sizeof(long long) * NR_F * (size_t) t->nstep))
-        || (st = put(ctx, g, &g->deps, t->deps, sizeof(int) * (size_t) t->ndeps))
-        || (st = put(ctx, g, &g->tbinfo, tbinfo, sizeof(int) * 3 * (size_t) t->ntb))
-        || (st = put(ctx, g, &g->done, NULL, sizeof(int) * (size_t) t->nstep))
-        || (st = put(ctx, g, &g->ran_on, NULL, sizeof(int) * (size_t) t->ntb))
-        || (st = put(ctx, g, &g->hw_id, NULL, sizeof(int) * (size_t) t->ntb))
-        || (st = put(ctx, g, &g->claim, NULL, sizeof(int) * (size_t) (t->ntb + 1)))) {
-        free(steps); free(tbinfo);
-        return st;
-    }
+    pack_steps(t, steps);
+    pack_tbinfo(t, o->place_by_die, tbinfo);
+    nunart_status st = NUNART_OK;
+    for (int k = 0; k < g->ndev && !st; k++) st = alloc_device(ctx, g, k, steps, tbinfo);
     free(steps); free(tbinfo);
+    if (!st && g->ndev > 1 && !(st = map_flags(ctx, g))) st = put_segments(ctx, g);
+    return st;
+}
+
+/* Clears the flags and the readback arrays before a launch. */
+static nunart_status reset(nunart_ctx *ctx, nr_gpu *g) {
+    const nr_table *t = ctx->table;
+    const nr_gpu_ops *o = g->ops;
+    if (g->flags) memset(g->flags, 0, sizeof(int) * ((size_t) t->nstep + (size_t) t->ntb + 1));
+    for (int k = 0; k < g->ndev; k++) {
+        nr_gpu_dev *v = &g->dev[k];
+        nunart_status st = select_dev(ctx, g, k);
+        if (st) return st;
+        int rc = 0;
+        if ((!g->flags && ((rc = o->memset32(g->drv, v->done, 0, (size_t) t->nstep)) || (rc = o->memset32(g->drv, v->claim, 0, (size_t) t->ntb + 1))))
+            || (rc = o->memset32(g->drv, v->ran_on, 0xffffffffu, (size_t) t->ntb))
+            || (o->read_hw_id && (rc = o->memset32(g->drv, v->hw_id, 0xffffffffu, (size_t) t->ntb))))
+            return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d): %s", o->call_memset, v->ordinal, drv_err(g, rc));
+    }
     return NUNART_OK;
 }
 
-nunart_status nr_gpu_launch(nunart_ctx *ctx, nr_gpu *g, int pinned, double *elapsed_us, unsigned *grid_out) {
-    const nr_table *t = ctx->table;
+/* Launches device k's kernel over its threadblocks; *grid gets its blocks. */
+static nunart_status launch_device(nunart_ctx *ctx, nr_gpu *g, int k, int pinned, unsigned *grid) {
     const nr_gpu_ops *o = g->ops;
-    void *d = g->drv;
-    int rc;
-    if ((rc = o->memset32(d, g->done, 0, (size_t) t->nstep)) || (rc = o->memset32(d, g->claim, 0, (size_t) t->ntb + 1))
-        || (rc = o->memset32(d, g->ran_on, 0xffffffffu, (size_t) t->ntb))
-        || (o->read_hw_id && (rc = o->memset32(d, g->hw_id, 0xffffffffu, (size_t) t->ntb))))
-        return nr_fail(ctx, NUNART_E_DEVICE, "%s: %s", o->call_memset, drv_err(g, rc));
-    int ntb = t->ntb, pin = pinned;
+    nr_gpu_dev *v = &g->dev[k];
+    nunart_status st = select_dev(ctx, g, k);
+    if (st) return st;
+    int ntb = ctx->table->ntb, pin = pinned, nseg = g->ndev > 1 ? v->nseg : 0, lo = v->tb_lo, hi = v->tb_hi;
     /* Wait budgets in the kernel's clock ticks; at a faster clock the bound is only shorter. */
     long long steal = 200 * o->ticks_per_us, budget = (long long) ctx->timeout_ms * 1000LL * o->ticks_per_us;
-    void *args[] = {&g->steps, &g->deps, &g->tbinfo, &ntb, &g->arena, &g->done, &g->ran_on, &g->hw_id, &g->claim, &pin, &steal, &budget};
-    unsigned grid = pinned ? (unsigned) (g->units * g->per_unit) : (unsigned) ntb;
-    if (!grid) grid = 1;
-    *grid_out = grid;
+    void *args[] = {&v->steps, &v->deps, &v->tbinfo, &ntb, &v->arena, &v->done, &v->ran_on, &v->hw_id, &v->claim, &pin, &steal, &budget,
+                    &v->seg, &nseg, &lo, &hi};
+    *grid = pinned ? (unsigned) (g->units * v->per_unit) : (unsigned) (hi - lo);
+    if (!*grid) *grid = 1;
+    int rc = o->launch(g->drv, v->fn, *grid, NR_BLOCK, args);
+    return rc ? nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, %u blocks): %s", o->call_launch, v->ordinal, *grid, drv_err(g, rc)) : NUNART_OK;
+}
+
+/* Where device k's threadblocks ran (and their hw_id). */
+static nunart_status read_back(nunart_ctx *ctx, nr_gpu *g, int k) {
+    const nr_gpu_ops *o = g->ops;
+    const nr_gpu_dev *v = &g->dev[k];
+    size_t n = sizeof(int) * (size_t) (v->tb_hi - v->tb_lo), at = sizeof(int) * (size_t) v->tb_lo;
+    nunart_status st = select_dev(ctx, g, k);
+    if (st || !n) return st;
+    int rc;
+    if ((rc = o->dtoh(g->drv, ctx->ran_on + v->tb_lo, v->ran_on + at, n)))
+        return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, readback of where threadblocks ran): %s", o->call_dtoh, v->ordinal, drv_err(g, rc));
+    if (o->read_hw_id && (rc = o->dtoh(g->drv, g->hw + v->tb_lo, v->hw_id + at, n)))
+        return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, readback of hw_id): %s", o->call_dtoh, v->ordinal, drv_err(g, rc));
+    return NUNART_OK;
+}
+
+/* The abort flag: in host-mapped memory on several devices, else on the device. */
+static nunart_status aborted(nunart_ctx *ctx, nr_gpu *g, int *flag) {
+    int ntb = ctx->table->ntb;
+    if (g->flags) {
+        *flag = ((volatile int *) g->flags)[ctx->table->nstep + ntb];
+        return NUNART_OK;
+    }
+    nunart_status st = select_dev(ctx, g, 0);
+    if (st) return st;
+    int rc = g->ops->dtoh(g->drv, flag, g->dev[0].claim + sizeof(int) * (size_t) ntb, sizeof(int));
+    return rc ? nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, abort flag): %s", g->ops->call_dtoh, g->dev[0].ordinal, drv_err(g, rc)) : NUNART_OK;
+}
+
+nunart_status nr_gpu_launch(nunart_ctx *ctx, nr_gpu *g, int pinned, double *elapsed_us, unsigned *grid_out) {
+    const nr_gpu_ops *o = g->ops;
+    nunart_status st = reset(ctx, g);
+    if (st) return st;
+    unsigned grid = 0, one;
     int64_t t0 = nr_now_ns();
-    rc = o->launch(d, g->fn, grid, NR_BLOCK, args);
-    if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s (%u blocks): %s", o->call_launch, grid, drv_err(g, rc));
-    rc = o->sync(d);
+    /* Every device's kernel before any wait: their threadblocks wait on each other. */
+    for (int k = 0; k < g->ndev; k++) {
+        if ((st = launch_device(ctx, g, k, pinned, &one))) return st;
+        grid += one;
+    }
+    for (int k = 0; k < g->ndev; k++) {
+        if ((st = select_dev(ctx, g, k))) return st;
+        int rc = o->sync(g->drv);
+        if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s after the launch (device %d): %s", o->call_sync, g->dev[k].ordinal, drv_err(g, rc));
+    }
     *elapsed_us = (double) (nr_now_ns() - t0) / 1000.0;
-    if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s after the launch: %s", o->call_sync, drv_err(g, rc));
+    *grid_out = grid;
     int abort_flag = 0;
-    if ((rc = o->dtoh(d, &abort_flag, g->claim + sizeof(int) * (size_t) ntb, sizeof(int))))
-        return nr_fail(ctx, NUNART_E_DEVICE, "%s (abort flag): %s", o->call_dtoh, drv_err(g, rc));
+    if ((st = aborted(ctx, g, &abort_flag))) return st;
     if (abort_flag)
         return nr_fail(ctx, NUNART_E_TIMEOUT, "the executor gave up after %d ms: a wait was never satisfied (or blocks were not co-resident)", ctx->timeout_ms);
-    if ((rc = o->dtoh(d, ctx->ran_on, g->ran_on, sizeof(int) * (size_t) ntb)))
-        return nr_fail(ctx, NUNART_E_DEVICE, "%s (readback of where threadblocks ran): %s", o->call_dtoh, drv_err(g, rc));
-    if (o->read_hw_id && (rc = o->dtoh(d, g->hw, g->hw_id, sizeof(int) * (size_t) ntb)))
-        return nr_fail(ctx, NUNART_E_DEVICE, "%s (readback of hw_id): %s", o->call_dtoh, drv_err(g, rc));
+    for (int k = 0; k < g->ndev; k++)
+        if ((st = read_back(ctx, g, k))) return st;
     ctx->located = o->place_by_die ? 2 : 1;
+    char where[64] = "";
+    if (g->ndev > 1) snprintf(where, sizeof where, " on %d devices, a kernel each", g->ndev);
     if (pinned)
-        snprintf(ctx->cu_affinity, sizeof ctx->cu_affinity, "applied (%s dispatcher over %u blocks; each logical threadblock claims a block on its planned %s)",
-                 o->loc_reg, grid, o->unit);
+        snprintf(ctx->cu_affinity, sizeof ctx->cu_affinity, "applied (%s dispatcher over %u blocks%s; each logical threadblock claims a block on its planned %s)",
+                 o->loc_reg, grid, where, o->unit);
     else
-        snprintf(ctx->cu_affinity, sizeof ctx->cu_affinity, "not applied (plain launch of %u blocks)", grid);
+        snprintf(ctx->cu_affinity, sizeof ctx->cu_affinity, "not applied (plain launch of %u blocks%s)", grid, where);
     snprintf(ctx->grid_order, sizeof ctx->grid_order, "not used (the dispatcher places by %s, not by slot)", o->unit);
     return NUNART_OK;
 }
 
 nunart_status nr_gpu_fetch(nunart_ctx *ctx, nr_gpu *g) {
-    int rc = g->ops->dtoh(g->drv, ctx->host, g->arena, (size_t) ctx->table->arena_elems * 4);
-    return rc ? nr_fail(ctx, NUNART_E_DEVICE, "%s: %s", g->ops->call_dtoh, drv_err(g, rc)) : NUNART_OK;
+    nunart_status st = NUNART_OK;
+    for (int k = 0; k < g->ndev && !st; k++)
+        if (!(st = select_dev(ctx, g, k))) st = move_arena(ctx, g, k, 0);
+    return st;
 }
 
 nunart_status nr_gpu_upload(nunart_ctx *ctx, nr_gpu *g) {
-    int rc = g->ops->htod(g->drv, g->arena, ctx->host, (size_t) ctx->table->arena_elems * 4);
-    return rc ? nr_fail(ctx, NUNART_E_DEVICE, "%s: %s", g->ops->call_htod, drv_err(g, rc)) : NUNART_OK;
+    nunart_status st = NUNART_OK;
+    for (int k = 0; k < g->ndev && !st; k++)
+        if (!(st = select_dev(ctx, g, k))) st = move_arena(ctx, g, k, 1);
+    return st;
 }
 
 void nr_gpu_release(nr_gpu *g) {
-    nr_dptr all[] = {g->arena, g->steps, g->deps, g->tbinfo, g->done, g->ran_on, g->hw_id, g->claim};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (all[i]) g->ops->free(g->drv, all[i]);
-    if (g->module) g->ops->unload(g->drv, g->module);
+    for (int k = 0; k < g->ndev; k++) {
+        nr_gpu_dev *v = &g->dev[k];
+        if (g->ops->select(g->drv, v->ordinal)) continue;
+        nr_dptr all[] = {v->arena, v->steps, v->deps, v->tbinfo, v->ran_on, v->hw_id, v->seg, g->flags ? 0 : v->done, g->flags ? 0 : v->claim};
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            if (all[i]) g->ops->free(g->drv, all[i]);
+        if (v->module) g->ops->unload(g->drv, v->module);
+    }
+    if (g->flags) g->ops->host_free(g->drv, g->flags);
     if (g->rtc.lib && g->rtc.owned) dlclose(g->rtc.lib);
     free(g->hw);
     memset(g, 0, sizeof *g);

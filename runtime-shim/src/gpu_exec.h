@@ -13,7 +13,8 @@
 typedef unsigned long long nr_dptr;
 
 /* One driver's calls, each a thin wrapper that returns the driver's status (0 = success). The
- * call_* strings name the vendor's functions in error messages. */
+ * call_* strings name the vendor's functions in error messages. Memory, module and launch calls
+ * act on the current device, which `select` sets (a driver ordinal). */
 typedef struct {
     const char *rtc_name;      /* "NVRTC", "hipRTC" */
     const char *loc_reg;       /* what the dispatcher reads: "%smid", "XCC_ID" */
@@ -22,6 +23,7 @@ typedef struct {
     int read_hw_id;            /* read back the kernel's hw_id array after each launch */
     long long ticks_per_us;    /* lower bound of the rate of the kernel's clock */
     const char *call_alloc, *call_htod, *call_dtoh, *call_memset, *call_load, *call_function, *call_launch, *call_sync;
+    const char *call_select, *call_can_peer, *call_enable_peer, *call_host_alloc, *call_host_map;
     int (*alloc)(void *drv, nr_dptr *p, size_t bytes);
     int (*free)(void *drv, nr_dptr p);
     int (*htod)(void *drv, nr_dptr dst, const void *src, size_t bytes);
@@ -30,10 +32,22 @@ typedef struct {
     int (*load)(void *drv, void **module, const void *image);
     int (*unload)(void *drv, void *module);
     int (*function)(void *drv, void **fn, void *module, const char *name);
-    /* Launches grid x 1 x 1 blocks of block threads on the default stream. */
+    /* Launches grid x 1 x 1 blocks of block threads on the current device's default stream. */
     int (*launch)(void *drv, void *fn, unsigned grid, unsigned block, void **args);
+    /* Waits for the current device. */
     int (*sync)(void *drv);
     const char *(*error)(void *drv, int rc);
+    /* Several devices. select: make device `ordinal` current (CUDA: its primary context). */
+    int (*select)(void *drv, int ordinal);
+    /* *can = whether device `dev` can access device `peer`'s memory. */
+    int (*can_peer)(void *drv, int *can, int dev, int peer);
+    /* Lets the current device access device `peer`'s memory; already enabled is success. */
+    int (*enable_peer)(void *drv, int peer);
+    /* Pinned host memory, mapped into every device's address space (portable), zeroed by the caller. */
+    int (*host_alloc)(void *drv, void **host, size_t bytes);
+    int (*host_free)(void *drv, void *host);
+    /* The current device's address of host-mapped memory. */
+    int (*host_map)(void *drv, nr_dptr *dev, void *host);
 } nr_gpu_ops;
 
 /* A runtime compiler: NVRTC and hipRTC have the same shapes. */
@@ -56,14 +70,29 @@ typedef struct {
     const char *(*error)(int rc);
 } nr_rtc;
 
+/* One device's part of a launch: its ranks' memory, its copy of the plan, its kernel. */
+typedef struct {
+    int ordinal;               /* the driver's device index */
+    void *module, *fn;
+    int rank_lo, rank_hi;      /* the ranks it runs: [rank_lo, rank_hi) */
+    int tb_lo, tb_hi;          /* their threadblocks: [tb_lo, tb_hi) */
+    int64_t sto_lo, sto_hi, stage_lo, stage_hi; /* their storages and stages, as global arena offsets */
+    int per_unit;              /* blocks per unit in its pinned grid */
+    int nseg;                  /* segments in seg (0 on one device: the arena is the table's) */
+    nr_dptr arena;             /* its storages, then its stages */
+    nr_dptr steps, deps, tbinfo, ran_on, hw_id, seg;
+    nr_dptr done, claim;       /* one device: device memory; several: its address of the host-mapped flags */
+} nr_gpu_dev;
+
 typedef struct {
     const nr_gpu_ops *ops;
     void *drv;                 /* the backend's state, passed to every op */
     nr_rtc rtc;
-    void *module, *fn;
-    nr_dptr arena, steps, deps, tbinfo, done, ran_on, hw_id, claim;
-    int units;                 /* placement units on the device: SMs or dies */
-    int per_unit;              /* blocks per unit in a pinned grid */
+    int ndev;
+    nr_gpu_dev dev[NR_MAX_DEVICES];
+    int *flags;                /* several devices: host-mapped done flags (nstep), then claims (ntb) and the abort flag */
+    int units;                 /* placement units on each device: SMs or dies */
+    int per_unit;              /* the most blocks per unit over the devices' pinned grids */
     int *hw;                   /* host copy of hw_id (when ops->read_hw_id) */
 } nr_gpu;
 
@@ -83,14 +112,18 @@ nunart_status nr_bind(nunart_ctx *ctx, void *lib, const char *file, const nr_sym
 /* Binds the compiler's calls (rtc->calls names them) from lib, which it closes if owned. */
 nunart_status nr_rtc_bind(nunart_ctx *ctx, nr_rtc *rtc, void *lib, const char *file, int owned);
 
-/* Compiles the embedded executor with `opts` and loads its kernel. */
+/* Splits the plan over ctx->ndev devices (ranks in contiguous blocks), enables peer access
+ * between them (refused: NUNART_E_UNAVAILABLE naming both), compiles the embedded executor with
+ * `opts` (plus -DNR_MULTI=1 on several devices) and loads its kernel on every device used. */
 nunart_status nr_gpu_compile(nunart_ctx *ctx, nr_gpu *g, const char *const *opts, int nopts);
 
-/* Packs the table into step records and tbinfo triples and uploads every buffer. */
+/* Packs the step records, tbinfo triples and segment tables and uploads every device's
+ * buffers; on several devices the flags go to host-mapped memory. After nr_gpu_compile. */
 nunart_status nr_gpu_alloc(nunart_ctx *ctx, nr_gpu *g);
 
-/* One launch: pinned (units x per_unit blocks, dispatcher) or plain (a block per threadblock);
- * fills ctx->ran_on, ctx->located, the cu-affinity and grid-order lines; *grid gets the size. */
+/* One launch: a kernel per device, all launched before any is waited for; pinned (units x
+ * per_unit blocks per device, dispatcher) or plain (a block per threadblock); fills
+ * ctx->ran_on, ctx->located, the cu-affinity and grid-order lines; *grid gets the blocks in all. */
 nunart_status nr_gpu_launch(nunart_ctx *ctx, nr_gpu *g, int pinned, double *elapsed_us, unsigned *grid);
 
 nunart_status nr_gpu_fetch(nunart_ctx *ctx, nr_gpu *g);

@@ -1,10 +1,12 @@
-/* What the fake drivers share: environment, trace, and the executor's semantics. */
+/* What the fake drivers share: environment, trace, devices and their memory, and the
+ * executor's semantics (launches run jointly at the first synchronise). */
 #include "mock.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int mock_env_int(const char *name, int dflt) {
     const char *v = getenv(name);
@@ -23,16 +25,162 @@ void mock_trace(const char *fmt, ...) {
     fclose(f);
 }
 
-#define ARG_PTR(i, T) ((T *) (uintptr_t) *(unsigned long long *) args[i])
+/* ---- devices and memory (a fake driver's process-wide state) ---- */
+
+#define MAX_DEV 16
+#define MAX_BUF 4096
+
+static int current;
+static unsigned char peer[MAX_DEV][MAX_DEV];
+static struct { char *p; size_t n; int owner; } bufs[MAX_BUF];
+static char why[512];
+
+int mock_devices(void) {
+    int n = mock_env_int("NUNART_MOCK_DEVICES", 1);
+    return n < 0 ? 0 : n > MAX_DEV ? MAX_DEV : n;
+}
+int mock_current(void) { return current; }
+int mock_set_current(int dev) {
+    if (dev < 0 || dev >= mock_devices()) return -1;
+    current = dev;
+    return 0;
+}
+int mock_can_peer(int dev, int p) {
+    return dev >= 0 && p >= 0 && dev < mock_devices() && p < mock_devices() && dev != p && !mock_env_int("NUNART_MOCK_NO_PEER", 0);
+}
+int mock_enable_peer(int p) {
+    if (!mock_can_peer(current, p)) return -1;
+    if (peer[current][p]) return 1;
+    peer[current][p] = 1;
+    return 0;
+}
+
+void *mock_alloc(size_t n, int owner) {
+    for (int i = 0; i < MAX_BUF; i++) {
+        if (bufs[i].p) continue;
+        if (!(bufs[i].p = calloc(1, n ? n : 1))) return NULL;
+        bufs[i].n = n;
+        bufs[i].owner = owner;
+        return bufs[i].p;
+    }
+    return NULL;
+}
+void mock_free(void *p) {
+    for (int i = 0; i < MAX_BUF; i++) {
+        if (bufs[i].p && bufs[i].p == p) {
+            free(p);
+            bufs[i].p = NULL;
+            return;
+        }
+    }
+}
+/* The owner of the buffer holding p: a device, MOCK_HOST, or -2 when no buffer holds it. */
+static int owner_of(const void *p) {
+    for (int i = 0; i < MAX_BUF; i++)
+        if (bufs[i].p && (const char *) p >= bufs[i].p && (const char *) p < bufs[i].p + bufs[i].n) return bufs[i].owner;
+    return -2;
+}
+
+int mock_load(void **module, const void *image) {
+    int multi = strcmp(image, MOCK_CODE_MULTI) == 0;
+    if (!multi && strcmp(image, MOCK_CODE) != 0) return -1;
+    mock_module *m = malloc(sizeof *m);
+    if (!m) return -2;
+    m->multi = multi;
+    m->device = current;
+    *module = m;
+    return 0;
+}
+
+const char *mock_error(void) { return why; }
+
+/* ---- the executor ---- */
 
 enum { OP_S, OP_R, OP_RCS, OP_RRS, OP_RRC, OP_RRCS, OP_CPY, OP_RE, OP_RA, OP_NOP, OP_PUT, OP_GET, OP_GETRE };
 
-static void run_step(const long long *s, float *arena) {
+/* One launch as the kernel's parameters, copied at launch as a driver does. */
+typedef struct {
+    int device, multi, amd;
+    unsigned grid;
+    const long long *steps, *seg;
+    const int *deps, *tbinfo;
+    int ntb, pinned, nseg, tb_lo, tb_hi;
+    float *arena;
+    int *done, *ran_on, *hw_id, *claim;
+    int *mine, *cur;       /* per block: its threadblock; per threadblock: its next step */
+} launch_t;
+
+static launch_t pending[MAX_DEV * 4];
+static int npending;
+
+#define ARG_PTR(i, T) ((T *) (uintptr_t) *(unsigned long long *) args[i])
+
+int mock_launch(void *fn, void **args, unsigned grid, int amd) {
+    const mock_module *m = fn;
+    if (npending == (int) (sizeof pending / sizeof *pending)) return -1;
+    if (m->device != current) return -1; /* a function runs on the device its module was loaded on */
+    launch_t *l = &pending[npending];
+    memset(l, 0, sizeof *l);
+    l->device = current;
+    l->multi = m->multi;
+    l->amd = amd;
+    l->grid = grid;
+    l->steps = ARG_PTR(0, const long long);
+    l->deps = ARG_PTR(1, const int);
+    l->tbinfo = ARG_PTR(2, const int);
+    l->ntb = *(int *) args[3];
+    l->arena = ARG_PTR(4, float);
+    l->done = ARG_PTR(5, int);
+    l->ran_on = ARG_PTR(6, int);
+    l->hw_id = ARG_PTR(7, int);
+    l->claim = ARG_PTR(8, int);
+    l->pinned = *(int *) args[9];
+    l->seg = ARG_PTR(12, const long long);
+    l->nseg = *(int *) args[13];
+    l->tb_lo = *(int *) args[14];
+    l->tb_hi = *(int *) args[15];
+    if (l->tb_lo < 0 || l->tb_hi > l->ntb || l->tb_lo > l->tb_hi || (l->nseg && !l->seg)) return -1;
+    npending++;
+    return 0;
+}
+
+/* Global arena offset -> address, as executor.cu's nr_at (or arena + off on one device). */
+static float *at(const launch_t *l, long long off) {
+    if (!l->nseg) return l->arena + off;
+    for (int k = 0; k < l->nseg; k++)
+        if (off >= l->seg[3 * k] && off < l->seg[3 * k + 1]) return (float *) (uintptr_t) l->seg[3 * k + 2] + (off - l->seg[3 * k]);
+    return l->arena;
+}
+
+/* A step may touch its device's memory, host-mapped memory, or a peer's it has access to. */
+static int reachable(const launch_t *l, const float *p, long long n, const char *what, int g) {
+    if (n <= 0) return 1;
+    int o = owner_of(p), e = owner_of(p + n - 1);
+    if (o != e || o == -2) {
+        snprintf(why, sizeof why, "step %d: %s [%p, +%lld floats) is not inside one allocation", g, what, (const void *) p, n);
+        return 0;
+    }
+    if (o == MOCK_HOST || o == l->device || peer[l->device][o]) return 1;
+    snprintf(why, sizeof why, "step %d on device %d: %s is device %d's memory, without peer access", g, l->device, what, o);
+    return 0;
+}
+
+static int run_step(const launch_t *l, const long long *s, int g) {
     long long ne = s[1];
-    float *dst = arena + s[3], *self = arena + s[4];
-    const float *src = arena + s[2], *got = arena + (s[5] >= 0 ? s[5] : 0);
+    int op = (int) s[0];
+    float *dst = at(l, s[3]), *self = at(l, s[4]);
+    const float *src = at(l, s[2]), *got = at(l, s[5] >= 0 ? s[5] : 0);
+    int uses_dst = op == OP_R || op == OP_RCS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET
+                   || op == OP_RE || op == OP_RA || op == OP_GETRE;
+    int uses_self = op == OP_S || op == OP_RCS || op == OP_RRS || op == OP_RRCS;
+    int uses_src = op == OP_S || op == OP_RRS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET
+                   || op == OP_RE || op == OP_RA || op == OP_GETRE;
+    int uses_got = op == OP_R || op == OP_RCS || op == OP_RRS || op == OP_RRC || op == OP_RRCS;
+    if ((uses_dst && !reachable(l, dst, ne, "dst", g)) || (uses_self && !reachable(l, self, ne, "its stage", g))
+        || (uses_src && !reachable(l, src, ne, "src", g)) || (uses_got && !reachable(l, got, ne, "the sender's stage", g)))
+        return -1;
     for (long long i = 0; i < ne; i++) {
-        switch ((int) s[0]) {
+        switch (op) {
         case OP_S: self[i] = src[i]; break;
         case OP_R: dst[i] = got[i]; break;
         case OP_RCS: dst[i] = got[i]; self[i] = got[i]; break;
@@ -44,6 +192,7 @@ static void run_step(const long long *s, float *arena) {
         default: break;
         }
     }
+    return 0;
 }
 
 static int ready(const long long *s, const int *deps, const int *done) {
@@ -52,56 +201,98 @@ static int ready(const long long *s, const int *deps, const int *done) {
     return s[6] < 0 || done[s[6]];
 }
 
-void mock_exec(void **args, unsigned grid, int amd) {
-    const long long *steps = ARG_PTR(0, const long long);
-    const int *deps = ARG_PTR(1, const int), *tbinfo = ARG_PTR(2, const int);
-    int ntb = *(int *) args[3];
-    float *arena = ARG_PTR(4, float);
-    int *done = ARG_PTR(5, int), *ran_on = ARG_PTR(6, int), *hw_id = ARG_PTR(7, int), *claim = ARG_PTR(8, int);
-    int pinned = *(int *) args[9];
+/* The dispatcher of one launch: where block b lands (round-robin over the units, as SPX does
+ * with XCDs), a claim on a threadblock of its range planned there, then the steal by blocks that
+ * found none. */
+static void dispatch(launch_t *l) {
     int units = mock_env_int("NUNART_MOCK_UNITS", 8), forced = mock_env_int("NUNART_MOCK_LOCATION", -1);
-    int *mine = malloc(sizeof(int) * (grid ? grid : 1)), *cur = malloc(sizeof(int) * (size_t) (ntb ? ntb : 1));
-    if (!mine || !cur || units < 1) { claim[ntb] = 1; free(mine); free(cur); return; }
-    /* The dispatcher: where block b lands (round-robin over the units, as SPX does with XCDs),
-     * a claim on a threadblock planned there, then the steal by blocks that found none. */
-    for (unsigned b = 0; b < grid; b++) {
+    for (unsigned b = 0; b < l->grid; b++) {
         int loc = forced >= 0 ? forced : (int) (b % (unsigned) units);
-        mine[b] = -1;
-        if (!pinned) {
-            if ((int) b < ntb && !claim[b]) { claim[b] = 1; mine[b] = (int) b; }
+        l->mine[b] = -1;
+        if (!l->pinned) {
+            int t = l->tb_lo + (int) b;
+            if (t < l->tb_hi && !l->claim[t]) { l->claim[t] = 1; l->mine[b] = t; }
         } else {
-            for (int t = 0; t < ntb && mine[b] < 0; t++)
-                if (tbinfo[3 * t + 2] == loc && !claim[t]) { claim[t] = 1; mine[b] = t; }
+            for (int t = l->tb_lo; t < l->tb_hi && l->mine[b] < 0; t++)
+                if (l->tbinfo[3 * t + 2] == loc && !l->claim[t]) { l->claim[t] = 1; l->mine[b] = t; }
         }
     }
-    for (unsigned b = 0; b < grid; b++) {
-        for (int t = 0; t < ntb && pinned && mine[b] < 0; t++)
-            if (!claim[t]) { claim[t] = 1; mine[b] = t; }
-        if (mine[b] < 0) continue;
+    for (unsigned b = 0; b < l->grid; b++) {
+        for (int t = l->tb_lo; t < l->tb_hi && l->pinned && l->mine[b] < 0; t++)
+            if (!l->claim[t]) { l->claim[t] = 1; l->mine[b] = t; }
+        if (l->mine[b] < 0) continue;
         int loc = forced >= 0 ? forced : (int) (b % (unsigned) units), slot = (int) (b / (unsigned) units);
-        ran_on[mine[b]] = loc;
+        l->ran_on[l->mine[b]] = loc;
         /* HW_ID as gfx9 lays it out: CU_ID 11:8, SH_ID 12, SE_ID 15:13; 10 CUs per SE. */
-        hw_id[mine[b]] = amd ? (slot / 10 % 4) << 13 | (slot % 10) << 8 : loc;
+        l->hw_id[l->mine[b]] = l->amd ? (slot / 10 % 4) << 13 | (slot % 10) << 8 : loc;
     }
-    /* The blocks run concurrently on a device; here one step of each claimed threadblock per
-     * round, in block order, each step only once its dependencies and its partner are done. */
-    int left = 0;
-    for (int t = 0; t < ntb; t++) { cur[t] = tbinfo[3 * t]; left += tbinfo[3 * t + 1]; }
+}
+
+/* Several devices in one joint run: each kernel compiled for it, its flags host-mapped. */
+static int check_joint(void) {
+    int multi_dev = 0;
+    for (int i = 1; i < npending; i++) multi_dev |= pending[i].device != pending[0].device;
+    if (!multi_dev) return 0;
+    for (int i = 0; i < npending; i++) {
+        const launch_t *l = &pending[i];
+        if (!l->multi) {
+            snprintf(why, sizeof why, "device %d runs a kernel compiled without NR_MULTI beside other devices' kernels", l->device);
+            return -1;
+        }
+        if (owner_of(l->done) != MOCK_HOST || owner_of(l->claim) != MOCK_HOST) {
+            snprintf(why, sizeof why, "device %d's done flags or claims are not host-mapped", l->device);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One step of each claimed threadblock per round, launch after launch and block after block,
+ * each step only once its dependencies and its partner are done. */
+static int interleave(void) {
+    long long left = 0;
+    for (int i = 0; i < npending; i++) {
+        const launch_t *l = &pending[i];
+        for (int t = l->tb_lo; t < l->tb_hi; t++)
+            if (l->claim[t]) { l->cur[t] = l->tbinfo[3 * t]; left += l->tbinfo[3 * t + 1]; }
+    }
     int hang = mock_env_int("NUNART_MOCK_HANG", 0);
     while (left > 0) {
         int progressed = 0;
-        for (unsigned b = 0; b < grid && !hang; b++) {
-            int t = mine[b];
-            if (t < 0 || cur[t] >= tbinfo[3 * t] + tbinfo[3 * t + 1]) continue;
-            const long long *s = steps + 9LL * cur[t];
-            if (!ready(s, deps, done)) continue;
-            run_step(s, arena);
-            done[cur[t]++] = 1;
-            left--;
-            progressed = 1;
+        for (int i = 0; i < npending && !hang; i++) {
+            launch_t *l = &pending[i];
+            for (unsigned b = 0; b < l->grid; b++) {
+                int t = l->mine[b];
+                if (t < 0 || l->cur[t] >= l->tbinfo[3 * t] + l->tbinfo[3 * t + 1]) continue;
+                const long long *s = l->steps + 9LL * l->cur[t];
+                if (!ready(s, l->deps, l->done)) continue;
+                if (run_step(l, s, l->cur[t])) return -1;
+                l->done[l->cur[t]++] = 1;
+                left--;
+                progressed = 1;
+            }
         }
-        if (!progressed) { claim[ntb] = 1; break; } /* a wait that is never satisfied: abort */
+        if (!progressed) { pending[0].claim[pending[0].ntb] = 1; break; } /* a wait never satisfied: abort */
     }
-    free(mine);
-    free(cur);
+    return 0;
+}
+
+int mock_sync(void) {
+    if (!npending) return 0;
+    int rc = 0, devs = 0;
+    for (int i = 0; i < npending && !rc; i++) {
+        launch_t *l = &pending[i];
+        l->mine = malloc(sizeof(int) * (l->grid ? l->grid : 1));
+        l->cur = malloc(sizeof(int) * (size_t) (l->ntb ? l->ntb : 1));
+        if (!l->mine || !l->cur) rc = -1;
+        devs |= 1 << l->device;
+    }
+    if (!rc && (rc = check_joint()) == 0) {
+        for (int i = 0; i < npending; i++) dispatch(&pending[i]);
+        rc = interleave();
+    }
+    if (npending > 1) mock_trace("joint run of %d launches on %d devices%s%s", npending, __builtin_popcount((unsigned) devs), rc ? ": " : "", rc ? why : "");
+    for (int i = 0; i < npending; i++) { free(pending[i].mine); free(pending[i].cur); }
+    npending = 0;
+    return rc ? MOCK_E_CHECK : 0;
 }

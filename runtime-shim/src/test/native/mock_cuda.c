@@ -7,12 +7,17 @@
 #include <string.h>
 
 typedef unsigned long long dptr;
-enum { OK = 0, E_VALUE = 1, E_MEMORY = 2, E_IMAGE = 200, E_NOT_FOUND = 500 };
+enum { OK = 0, E_VALUE = 1, E_MEMORY = 2, E_INVALID_DEVICE = 101, E_IMAGE = 200, E_PEER_UNSUPPORTED = 217, E_NOT_FOUND = 500,
+       E_PEER_ENABLED = 704 };
 #define PTR(d) ((void *) (uintptr_t) (d))
 
 int cuInit(unsigned flags) { return flags ? E_VALUE : OK; }
-int cuDeviceGetCount(int *n) { *n = mock_env_int("NUNART_MOCK_DEVICES", 1); return OK; }
-int cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return OK; }
+int cuDeviceGetCount(int *n) { *n = mock_devices(); return OK; }
+int cuDeviceGet(int *dev, int ordinal) {
+    if (ordinal < 0 || ordinal >= mock_devices()) return E_INVALID_DEVICE;
+    *dev = ordinal;
+    return OK;
+}
 int cuDeviceGetName(char *name, int len, int dev) {
     snprintf(name, (size_t) len, "Mock CUDA device %d", dev);
     return OK;
@@ -28,15 +33,38 @@ int cuDeviceGetAttribute(int *v, int attr, int dev) {
 }
 int cuDevicePrimaryCtxRetain(void **ctx, int dev) { *ctx = PTR(dev + 1); return OK; }
 int cuDevicePrimaryCtxRelease_v2(int dev) { (void) dev; return OK; }
-int cuCtxSetCurrent(void *ctx) { return ctx ? OK : E_VALUE; }
-int cuCtxSynchronize(void) { return OK; }
+/* A context is its device + 1. */
+int cuCtxSetCurrent(void *ctx) { return ctx && mock_set_current((int) (uintptr_t) ctx - 1) == 0 ? OK : E_VALUE; }
+int cuCtxSynchronize(void) { return mock_sync(); }
+int cuDeviceCanAccessPeer(int *can, int dev, int peer) {
+    if (dev < 0 || peer < 0 || dev >= mock_devices() || peer >= mock_devices()) return E_INVALID_DEVICE;
+    *can = mock_can_peer(dev, peer);
+    return OK;
+}
+int cuCtxEnablePeerAccess(void *ctx, unsigned flags) {
+    if (!ctx || flags) return E_VALUE;
+    int rc = mock_enable_peer((int) (uintptr_t) ctx - 1);
+    mock_trace("cuCtxEnablePeerAccess device=%d peer=%d%s", mock_current(), (int) (uintptr_t) ctx - 1, rc < 0 ? " refused" : "");
+    return rc < 0 ? E_PEER_UNSUPPORTED : rc ? E_PEER_ENABLED : OK;
+}
 
 int cuMemAlloc_v2(dptr *p, size_t n) {
-    void *q = calloc(1, n);
+    void *q = mock_alloc(n, mock_current());
     *p = (dptr) (uintptr_t) q;
     return q ? OK : E_MEMORY;
 }
-int cuMemFree_v2(dptr p) { free(PTR(p)); return OK; }
+int cuMemFree_v2(dptr p) { mock_free(PTR(p)); return OK; }
+int cuMemHostAlloc(void **p, size_t n, unsigned flags) {
+    if (flags != 3) return E_VALUE; /* PORTABLE | DEVICEMAP */
+    *p = mock_alloc(n, MOCK_HOST);
+    return *p ? OK : E_MEMORY;
+}
+int cuMemFreeHost(void *p) { mock_free(p); return OK; }
+int cuMemHostGetDevicePointer_v2(dptr *d, void *p, unsigned flags) {
+    if (flags || !p) return E_VALUE;
+    *d = (dptr) (uintptr_t) p;
+    return OK;
+}
 int cuMemcpyHtoD_v2(dptr dst, const void *src, size_t n) { memcpy(PTR(dst), src, n); return OK; }
 int cuMemcpyDtoH_v2(void *dst, dptr src, size_t n) { memcpy(dst, PTR(src), n); return OK; }
 int cuMemsetD32_v2(dptr dst, unsigned v, size_t n) {
@@ -45,9 +73,8 @@ int cuMemsetD32_v2(dptr dst, unsigned v, size_t n) {
 }
 
 int cuModuleLoadData(void **module, const void *image) {
-    if (strcmp(image, MOCK_CODE) != 0) return E_IMAGE;
-    *module = malloc(1);
-    return *module ? OK : E_MEMORY;
+    int rc = mock_load(module, image);
+    return rc == -1 ? E_IMAGE : rc ? E_MEMORY : OK;
 }
 int cuModuleUnload(void *module) { free(module); return OK; }
 int cuModuleGetFunction(void **fn, void *module, const char *name) {
@@ -60,8 +87,7 @@ int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
     mock_trace("cuLaunchKernel grid=%ux%ux%u block=%ux%ux%u shared=%u stream=%s", gx, gy, gz, bx, by, bz, shared,
                stream ? "other" : "default");
     if (!fn || !params || extra) return E_VALUE;
-    mock_exec(params, gx, 0);
-    return OK;
+    return mock_launch(fn, params, gx, 0) ? E_VALUE : OK;
 }
 
 int cuGetErrorString(int rc, const char **s) {
@@ -71,6 +97,10 @@ int cuGetErrorString(int rc, const char **s) {
     case E_MEMORY: *s = "out of memory"; break;
     case E_IMAGE: *s = "device kernel image is invalid"; break;
     case E_NOT_FOUND: *s = "named symbol not found"; break;
+    case E_INVALID_DEVICE: *s = "invalid device ordinal"; break;
+    case E_PEER_UNSUPPORTED: *s = "peer access is not supported between these two devices"; break;
+    case E_PEER_ENABLED: *s = "peer access is already enabled"; break;
+    case MOCK_E_CHECK: *s = mock_error(); break;
     default: *s = "unknown error"; break;
     }
     return OK;

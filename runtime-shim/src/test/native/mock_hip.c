@@ -5,11 +5,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OK = 0, E_VALUE = 1, E_MEMORY = 2, E_IMAGE = 200, E_NOT_FOUND = 500 };
+#include <stdint.h>
+
+enum { OK = 0, E_VALUE = 1, E_MEMORY = 2, E_INVALID_DEVICE = 101, E_IMAGE = 200, E_PEER_UNSUPPORTED = 217, E_NOT_FOUND = 500,
+       E_PEER_ENABLED = 704 };
 
 int hipInit(unsigned flags) { return flags ? E_VALUE : OK; }
-int hipGetDeviceCount(int *n) { *n = mock_env_int("NUNART_MOCK_DEVICES", 1); return OK; }
-int hipSetDevice(int d) { return d < 0 ? E_VALUE : OK; }
+int hipGetDeviceCount(int *n) { *n = mock_devices(); return OK; }
+int hipSetDevice(int d) { return mock_set_current(d) ? E_INVALID_DEVICE : OK; }
+int hipDeviceCanAccessPeer(int *can, int dev, int peer) {
+    if (dev < 0 || peer < 0 || dev >= mock_devices() || peer >= mock_devices()) return E_INVALID_DEVICE;
+    *can = mock_can_peer(dev, peer);
+    return OK;
+}
+int hipDeviceEnablePeerAccess(int peer, unsigned flags) {
+    if (flags) return E_VALUE;
+    int rc = mock_enable_peer(peer);
+    mock_trace("hipDeviceEnablePeerAccess device=%d peer=%d%s", mock_current(), peer, rc < 0 ? " refused" : "");
+    return rc < 0 ? E_PEER_UNSUPPORTED : rc ? E_PEER_ENABLED : OK;
+}
 int hipDeviceGetName(char *name, int len, int dev) {
     snprintf(name, (size_t) len, "Mock HIP device %d", dev);
     return OK;
@@ -25,8 +39,19 @@ int hipExtStreamCreateWithCUMask(void **stream, unsigned words, const unsigned *
 }
 int hipStreamDestroy(void *stream) { free(stream); return OK; }
 
-int hipMalloc(void **p, size_t n) { *p = calloc(1, n); return *p ? OK : E_MEMORY; }
-int hipFree(void *p) { free(p); return OK; }
+int hipMalloc(void **p, size_t n) { *p = mock_alloc(n, mock_current()); return *p ? OK : E_MEMORY; }
+int hipFree(void *p) { mock_free(p); return OK; }
+int hipHostMalloc(void **p, size_t n, unsigned flags) {
+    if (flags != (0x1u | 0x2u | 0x40000000u)) return E_VALUE; /* portable, mapped, coherent */
+    *p = mock_alloc(n, MOCK_HOST);
+    return *p ? OK : E_MEMORY;
+}
+int hipHostFree(void *p) { mock_free(p); return OK; }
+int hipHostGetDevicePointer(void **d, void *p, unsigned flags) {
+    if (flags || !p) return E_VALUE;
+    *d = p;
+    return OK;
+}
 int hipMemcpyHtoD(void *dst, void *src, size_t n) { memcpy(dst, src, n); return OK; }
 int hipMemcpyDtoH(void *dst, void *src, size_t n) { memcpy(dst, src, n); return OK; }
 int hipMemsetD32(void *dst, int v, size_t n) {
@@ -35,9 +60,8 @@ int hipMemsetD32(void *dst, int v, size_t n) {
 }
 
 int hipModuleLoadData(void **module, const void *image) {
-    if (strcmp(image, MOCK_CODE) != 0) return E_IMAGE;
-    *module = malloc(1);
-    return *module ? OK : E_MEMORY;
+    int rc = mock_load(module, image);
+    return rc == -1 ? E_IMAGE : rc ? E_MEMORY : OK;
 }
 int hipModuleUnload(void *module) { free(module); return OK; }
 int hipModuleGetFunction(void **fn, void *module, const char *name) {
@@ -50,10 +74,9 @@ int hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsig
     mock_trace("hipModuleLaunchKernel grid=%ux%ux%u block=%ux%ux%u shared=%u stream=%s", gx, gy, gz, bx, by, bz, shared,
                stream ? "other" : "default");
     if (!fn || !params || extra) return E_VALUE;
-    mock_exec(params, gx, 1);
-    return OK;
+    return mock_launch(fn, params, gx, 1) ? E_VALUE : OK;
 }
-int hipDeviceSynchronize(void) { return OK; }
+int hipDeviceSynchronize(void) { return mock_sync(); }
 
 const char *hipGetErrorString(int rc) {
     switch (rc) {
@@ -62,6 +85,10 @@ const char *hipGetErrorString(int rc) {
     case E_MEMORY: return "hipErrorOutOfMemory";
     case E_IMAGE: return "hipErrorInvalidImage";
     case E_NOT_FOUND: return "hipErrorNotFound";
+    case E_INVALID_DEVICE: return "hipErrorInvalidDevice";
+    case E_PEER_UNSUPPORTED: return "hipErrorPeerAccessUnsupported";
+    case E_PEER_ENABLED: return "hipErrorPeerAccessAlreadyEnabled";
+    case MOCK_E_CHECK: return mock_error();
     default: return "hipErrorUnknown";
     }
 }

@@ -21,7 +21,7 @@
 enum { OK = 0, E_MEMORY = 1, E_INPUT = 3, E_PROGRAM = 4, E_COMPILATION = 6 };
 
 typedef struct {
-    int compiled;
+    int compiled, multi;
     char log[512];
 } prog_t;
 
@@ -29,7 +29,7 @@ int RTC(CreateProgram)(void **prog, const char *src, const char *name, int nhead
                        const char *const *include_names) {
     (void) name; (void) headers; (void) include_names;
     /* The executor's current signature: a stale embedded source would show here. */
-    if (!src || nheaders != 0 || !strstr(src, "nunart_exec") || !strstr(src, "int *hw_id")) return E_INPUT;
+    if (!src || nheaders != 0 || !strstr(src, "nunart_exec") || !strstr(src, "int tb_hi")) return E_INPUT;
     *prog = calloc(1, sizeof(prog_t));
     return *prog ? OK : E_MEMORY;
 }
@@ -46,19 +46,21 @@ int RTC(CompileProgram)(void *prog, int nopts, const char *const *opts) {
         snprintf(p->log, sizeof p->log, "executor.cu:1:1: error: %s", err);
         return E_COMPILATION;
     }
+    for (int i = 0; i < nopts; i++) p->multi |= strcmp(opts[i], "-DNR_MULTI=1") == 0;
     p->compiled = 1;
     return OK;
 }
 
 int RTC_GET_CODE_SIZE(void *prog, size_t *n) {
     if (!prog || !((prog_t *) prog)->compiled) return E_PROGRAM;
-    *n = sizeof MOCK_CODE;
+    *n = ((prog_t *) prog)->multi ? sizeof MOCK_CODE_MULTI : sizeof MOCK_CODE;
     return OK;
 }
 
 int RTC_GET_CODE(void *prog, char *out) {
     if (!prog || !((prog_t *) prog)->compiled) return E_PROGRAM;
-    memcpy(out, MOCK_CODE, sizeof MOCK_CODE);
+    if (((prog_t *) prog)->multi) memcpy(out, MOCK_CODE_MULTI, sizeof MOCK_CODE_MULTI);
+    else memcpy(out, MOCK_CODE, sizeof MOCK_CODE);
     return OK;
 }
 

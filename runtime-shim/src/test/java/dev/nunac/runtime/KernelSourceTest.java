@@ -10,10 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The embedded CUDA executor compiles with nvcc where the toolkit is installed. Without a HIP
@@ -54,16 +54,44 @@ class KernelSourceTest {
         READS.forEach((name, text) -> assertEquals(want.contains(name), out.contains(text), target + " reads " + name + "?\n" + out));
     }
 
-    @Test
-    void cudaExecutorCompiles(@TempDir Path tmp) throws Exception {
+    /** The single-device executor keeps device-scope atomics; -DNR_MULTI=1 (several devices) uses system scope. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"NVIDIA, ''", "NVIDIA, -DNR_MULTI=1", "__gfx942__, ''", "__gfx942__, -DNR_MULTI=1"})
+    void severalDevicesUseSystemScopeAtomicsAndFences(String target, String define) throws Exception {
+        Path src = Path.of(System.getProperty("nunac.repo", ".."), "runtime-shim/src/kernels/executor.cu");
+        Path gcc = onPath("gcc");
+        assumeTrue(Files.exists(src) && gcc != null, "gcc or the kernel source not found: preprocessor check skipped");
+        List<String> cmd = new ArrayList<>(List.of(gcc.toString(), "-x", "c++", "-E", "-P"));
+        if (!target.equals("NVIDIA")) cmd.addAll(List.of("-D__HIPCC_RTC__", "-D" + target));
+        if (!define.isEmpty()) cmd.add(define);
+        cmd.add(src.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        boolean multi = !define.isEmpty();
+        for (String call : new String[] {"atomicAdd_system(", "atomicExch_system(", "atomicCAS_system(", "__threadfence_system()", "nr_at("}) {
+            assertEquals(multi, out.contains(call), target + " " + define + " uses " + call + "?");
+        }
+        assertEquals(!multi, out.contains("atomicCAS((&claim"), target + " " + define + ": device-scope claims?");
+    }
+
+    @ParameterizedTest(name = "nvcc {0}")
+    @ValueSource(strings = {"single device", "-DNR_MULTI=1"})
+    void cudaExecutorCompiles(String variant, @TempDir Path tmp) throws Exception {
         Path src = Path.of(System.getProperty("nunac.repo", ".."), "runtime-shim/src/kernels/executor.cu");
         assumeTrue(Files.exists(src), "kernel source not found from " + src);
         Path nvcc = onPath("nvcc");
         assumeTrue(nvcc != null, "nvcc not on PATH: CUDA executor compile check skipped");
-        Process p = new ProcessBuilder(nvcc.toString(), "--ptx", "-arch=compute_80", "-o", tmp.resolve("x.ptx").toString(), src.toString())
-                .redirectErrorStream(true).start();
+        List<String> cmd = new ArrayList<>(List.of(nvcc.toString(), "--ptx", "-arch=compute_80", "-o", tmp.resolve("x.ptx").toString()));
+        if (variant.startsWith("-D")) cmd.add(variant);
+        cmd.add(src.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         assumeTrue(p.waitFor(120, TimeUnit.SECONDS), "nvcc did not finish in 120 s");
         assertEquals(0, p.exitValue(), out);
+        String ptx = Files.readString(tmp.resolve("x.ptx"));
+        // System-scope atomics appear as .sys in PTX only in the several-device variant.
+        assertEquals(variant.startsWith("-D"), ptx.contains(".sys"), "system scope in the PTX of the " + variant + " variant");
     }
 }

@@ -186,4 +186,89 @@ class MockDriverTest {
         assertTrue(badArch.stderr().startsWith("nunart-run: argument: option arch: not a target name"), badArch.stderr());
         assertEquals("failed", badArch.state());
     }
+
+    // ---- ranks on separate devices ----
+
+    private MockDrivers.Run onDevices(String backend, int visible, Map<String, String> extra, String options) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("NUNART_MOCK_DEVICES", String.valueOf(visible)));
+        env.putAll(extra);
+        return run(backend, env, OPTIONS + (options.isEmpty() ? "" : " " + options), 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void byDefaultEachRankRunsOnItsOwnVisibleDevice(String backend) throws Exception {
+        MockDrivers.Run r = onDevices(backend, 2, Map.of(), "");
+        LaunchReport rep = r.report();
+        assertEquals(0, r.exit(), r.stderr() + "\n" + rep.text());
+        assertEquals("verified", r.state());
+        assertTrue(rep.get("devices").startsWith("2 (devices 0-1, ranks in contiguous blocks: 0 on device 0, 1 on device 1;"), rep.text());
+        assertTrue(rep.get("device").startsWith("device 0: Mock "), rep.text());
+        assertTrue(rep.get("device").contains("; device 1: Mock "), rep.text());
+        String unit = backend.equals("hip") ? "die" : "CU";
+        assertTrue(rep.get("placement-fidelity").startsWith("1.000 (2/2 threadblocks ran on their planned " + unit), rep.text());
+        // Peer access both ways, the system-scope executor, a kernel per device, one joint run.
+        String peer = backend.equals("hip") ? "hipDeviceEnablePeerAccess" : "cuCtxEnablePeerAccess";
+        assertTrue(r.trace().contains(peer + " device=0 peer=1") && r.trace().contains(peer + " device=1 peer=0"), String.join("\n", r.trace()));
+        assertTrue(r.trace().stream().anyMatch(l -> l.contains("CompileProgram") && l.endsWith("-DNR_MULTI=1")), String.join("\n", r.trace()));
+        String launch = backend.equals("hip") ? "hipModuleLaunchKernel" : "cuLaunchKernel";
+        assertEquals(2, r.trace().stream().filter(l -> l.startsWith(launch)).count(), String.join("\n", r.trace()));
+        assertTrue(r.trace().contains("joint run of 2 launches on 2 devices"), String.join("\n", r.trace()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void devicesOneIsLoopbackEvenWhenSeveralAreVisible(String backend) throws Exception {
+        MockDrivers.Run r = onDevices(backend, 4, Map.of(), "devices=1");
+        LaunchReport rep = r.report();
+        assertEquals(0, r.exit(), r.stderr() + "\n" + rep.text());
+        assertTrue(rep.get("devices").startsWith("1 (loopback: all 2 ranks on device 0, one arena"), rep.text());
+        assertTrue(rep.get("device").endsWith(", loopback ranks"), rep.text());
+        assertTrue(r.trace().stream().noneMatch(l -> l.contains("NR_MULTI") || l.contains("PeerAccess") || l.startsWith("joint run")),
+                String.join("\n", r.trace()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void refusedPeerAccessIsUnavailableAndSuggestsLoopback(String backend) throws Exception {
+        MockDrivers.Run r = onDevices(backend, 2, Map.of("NUNART_MOCK_NO_PEER", "1"), "");
+        String call = backend.equals("hip") ? "hipDeviceCanAccessPeer" : "cuDeviceCanAccessPeer";
+        assertEquals(1, r.exit());
+        assertEquals("nunart-run: unavailable: device 0 cannot access device 1's memory (" + call + " says no peer access): ranks on "
+                + "separate devices need it between every pair; option devices=1 runs every rank on device 0 (loopback)", r.stderr());
+        assertEquals("failed", r.state());
+        // The same machine in loopback runs.
+        assertEquals(0, onDevices(backend, 2, Map.of("NUNART_MOCK_NO_PEER", "1"), "devices=1").exit());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void moreDevicesThanVisibleOrThanRanksIsAnError(String backend) throws Exception {
+        MockDrivers.Run notVisible = onDevices(backend, 2, Map.of(), "devices=3");
+        assertEquals("nunart-run: unavailable: option devices=3: only 2 devices visible to the " + backend + " backend from device 0 on",
+                notVisible.stderr());
+        MockDrivers.Run tooMany = onDevices(backend, 4, Map.of(), "devices=3");
+        assertEquals("nunart-run: mismatch: option devices=3: the plan has only 2 ranks, and every device runs at least one", tooMany.stderr());
+        MockDrivers.Run fromOrdinal = onDevices(backend, 2, Map.of(), "device=1 devices=2");
+        assertEquals("nunart-run: unavailable: option devices=2: only 1 device visible to the " + backend + " backend from device 1 on",
+                fromOrdinal.stderr());
+        MockDrivers.Run zero = onDevices(backend, 2, Map.of(), "devices=0");
+        assertTrue(zero.stderr().startsWith("nunart-run: argument: option devices: not an integer in [1, 16]"), zero.stderr());
+        // By default no more devices than ranks: 2 ranks on 4 visible devices use 2.
+        MockDrivers.Run dflt = onDevices(backend, 4, Map.of(), "");
+        assertEquals(0, dflt.exit(), dflt.stderr());
+        assertTrue(dflt.report().get("devices").startsWith("2 (devices 0-1,"), dflt.report().text());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void severalDevicesTimeAndRelaunchAndTimeOut(String backend) throws Exception {
+        MockDrivers.Run timed = run(backend, Map.of("NUNART_MOCK_DEVICES", "2"), OPTIONS, 2);
+        assertEquals(0, timed.exit(), timed.stderr());
+        assertTrue(timed.report().text().contains("median-launch-us: pinned"), timed.report().text());
+        assertEquals("verified", timed.state());
+        MockDrivers.Run hang = run(backend, Map.of("NUNART_MOCK_DEVICES", "2", "NUNART_MOCK_HANG", "1"), OPTIONS + " timeout_ms=500", 0);
+        assertEquals(1, hang.exit());
+        assertTrue(hang.stderr().startsWith("nunart-run: timeout: the executor gave up after"), hang.stderr());
+    }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Device check: on a machine with a GPU, builds nunac and the runtime, runs every example at 8
-# ranks (loopback on one GPU) under each placement policy, and prints one table: placement
-# fidelity, data check, and the median launch time of pinned vs plain launches.
+# ranks (loopback on one GPU, devices=1, unless NUNART_OPTIONS sets devices=N) under each
+# placement policy, and prints one table: placement fidelity, data check, and the median launch
+# time of pinned vs plain launches.
 #
 # Usage: runtime-shim/device-check.sh [--launches N] [--backend cuda|hip]
 # Environment: NUNAC_TOPO (topology name or file matching the GPU; guessed from its name),
@@ -81,6 +82,7 @@ for plan in "$root"/examples/*.msccl; do
       printf '%-26s %-9s %s\n' "$name" "$policy" "compile failed: $(head -1 "$out.err")"; status=1; continue
     fi
     opts="${NUNART_OPTIONS:-}"
+    [[ " $opts" == *" devices="* ]] || opts="$opts devices=1"
     if [ "$backend" = hip ]; then
       [[ " $opts" == *" cus="* ]] || opts="$opts cus=${hip_cus:-$(sed -n 's/^device .* cus=\([0-9]*\).*/\1/p' "$out/launch.txt")}"
       [[ " $opts" == *" dies="* ]] || opts="$opts dies=$(sed -n 's/^device .* dies=\([0-9]*\).*/\1/p' "$out/launch.txt")"

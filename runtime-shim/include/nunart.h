@@ -58,7 +58,13 @@ typedef struct nunart_ctx nunart_ctx;
  * Opens a context on a backend: "host", "cuda", "hip" or "auto" (cuda, then hip, then host;
  * every backend tried is named in the report). `options` is NULL or space-separated key=value
  * pairs:
- *   device=N          GPU ordinal (default 0)
+ *   device=N          GPU ordinal (default 0): the first device used
+ *   devices=N         how many devices to spread the ranks over, from `device` on (1..16;
+ *                     default: every visible device, at most one per rank). Device k of N runs
+ *                     the contiguous block of ranks [k*R/N, (k+1)*R/N); devices=1 is loopback,
+ *                     every rank on one device. More than are visible (NUNART_E_UNAVAILABLE)
+ *                     or than ranks (NUNART_E_MISMATCH) is refused at load, never clamped.
+ *                     The host backend accepts devices=1 only.
  *   cus=N dies=N mask_words=N max_ranks=N
  *                     host backend: the device to emulate; by default it emulates the device
  *                     the table was placed for
@@ -74,11 +80,16 @@ typedef struct nunart_ctx nunart_ctx;
  */
 nunart_status nunart_open(nunart_ctx **out, const char *backend, const char *options);
 
-/* Parses a launch table of `len` bytes and validates it against the device. */
+/* Parses a launch table of `len` bytes, chooses the devices (option devices) and validates the
+ * table against every device used; an error names the device. */
 nunart_status nunart_load(nunart_ctx *ctx, const char *table, size_t len);
 
-/* Allocates the plan's buffers (all ranks; loopback on one device) and fills the inputs with
- * the reference pattern nunart_input_value(). Page maps are applied where the platform has a
+/* Allocates the plan's buffers. In loopback one
+ * arena on one device holds every rank's buffers; with ranks on several devices each device
+ * holds its ranks' storages and send stages, peer access is enabled between every pair (a pair
+ * without it is NUNART_E_UNAVAILABLE naming both devices; devices=1 avoids it) and the
+ * synchronisation flags live in host-mapped memory. Fills the inputs with the reference
+ * pattern nunart_input_value(). Page maps are applied where the platform has a
  * mechanism and recorded as advisory otherwise (the report says which). */
 nunart_status nunart_alloc(nunart_ctx *ctx);
 
@@ -97,9 +108,9 @@ nunart_status nunart_time_launches(nunart_ctx *ctx, int n, int pinned, double *m
  * *n receives the slot count; at most `cap` entries are written. Needs VALIDATED or later. */
 nunart_status nunart_grid_order(nunart_ctx *ctx, int rank, int *slots, size_t cap, size_t *n);
 
-/* The stream of the `index`-th NAR domain of `rank` (HIP: a hipStream_t created with the
- * domain's CU mask), for libraries that launch their own kernels. *domain receives the domain
- * id. NUNART_E_UNSUPPORTED on backends without device streams. Needs BUFFERS_READY or later. */
+/* The stream of the `index`-th NAR domain of `rank` (HIP: a hipStream_t on the rank's device,
+ * created with the domain's CU mask), for libraries that launch their own kernels. *domain
+ * receives the domain id. NUNART_E_UNSUPPORTED on backends without device streams. Needs BUFFERS_READY or later. */
 nunart_status nunart_domain_stream(nunart_ctx *ctx, int rank, int index, int *domain, void **stream);
 
 /* Copies the output buffer of `rank` (floats, chunk by chunk) to dst; *n receives the element

@@ -10,6 +10,8 @@
  *   NUNART_MOCK_LOCATION=N          every block lands on SM/XCD N (to misplace on purpose)
  *   NUNART_MOCK_HANG=1              no step ever completes: the kernel raises the abort flag
  *   NUNART_MOCK_NO_PEER=1           devices cannot access each other's memory (peer access refused)
+ *   NUNART_MOCK_PEER_IGNORED=1      enabling peer access reports success but grants nothing
+ *   NUNART_MOCK_LAST_UNITS=N        the last visible CUDA device has N SMs (a device that does not fit)
  * Several devices: memory belongs to the device current when it was allocated (host-mapped
  * memory to all); a launch is recorded and the first synchronise runs every pending launch
  * jointly, their blocks interleaved round-robin, so cross-device waits complete as on hardware.

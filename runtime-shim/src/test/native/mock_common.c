@@ -51,7 +51,7 @@ int mock_can_peer(int dev, int p) {
 int mock_enable_peer(int p) {
     if (!mock_can_peer(current, p)) return -1;
     if (peer[current][p]) return 1;
-    peer[current][p] = 1;
+    peer[current][p] = !mock_env_int("NUNART_MOCK_PEER_IGNORED", 0);
     return 0;
 }
 

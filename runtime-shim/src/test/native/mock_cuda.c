@@ -23,9 +23,10 @@ int cuDeviceGetName(char *name, int len, int dev) {
     return OK;
 }
 int cuDeviceGetAttribute(int *v, int attr, int dev) {
-    (void) dev;
     switch (attr) {
-    case 16: *v = mock_env_int("NUNART_MOCK_UNITS", 8); return OK;  /* MULTIPROCESSOR_COUNT */
+    case 16: /* MULTIPROCESSOR_COUNT */
+        *v = dev == mock_devices() - 1 ? mock_env_int("NUNART_MOCK_LAST_UNITS", mock_env_int("NUNART_MOCK_UNITS", 8)) : mock_env_int("NUNART_MOCK_UNITS", 8);
+        return OK;
     case 75: *v = mock_env_int("NUNART_MOCK_CC", 10); return OK;    /* COMPUTE_CAPABILITY_MAJOR */
     case 76: *v = 0; return OK;
     default: return E_VALUE;

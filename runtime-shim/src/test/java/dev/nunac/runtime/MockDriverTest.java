@@ -271,4 +271,27 @@ class MockDriverTest {
         assertEquals(1, hang.exit());
         assertTrue(hang.stderr().startsWith("nunart-run: timeout: the executor gave up after"), hang.stderr());
     }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void stepsReallyReachAcrossDevices(String backend) throws Exception {
+        // Peer access that is reported enabled but grants nothing: the fake launch catches the
+        // first step that reads or writes the other device's memory.
+        MockDrivers.Run r = onDevices(backend, 2, Map.of("NUNART_MOCK_PEER_IGNORED", "1"), "");
+        assertEquals(1, r.exit());
+        String sync = backend.equals("hip") ? "hipDeviceSynchronize" : "cuCtxSynchronize";
+        assertTrue(r.stderr().startsWith("nunart-run: device: " + sync + " after the launch (device 0): step "), r.stderr());
+        assertTrue(r.stderr().matches(".*on device [01]: .* is device [01]'s memory, without peer access"), r.stderr());
+    }
+
+    @Test
+    void aDeviceThatDoesNotFitIsNamed() throws Exception {
+        MockDrivers.Run r = onDevices("cuda", 2, Map.of("NUNART_MOCK_LAST_UNITS", "4"), "");
+        assertEquals(1, r.exit());
+        assertTrue(r.stderr().startsWith("nunart-run: mismatch: the placement is for tiny with 8 CUs, device 1 (Mock CUDA device 1 (cc 10.0, 4 SMs"),
+                r.stderr());
+        assertTrue(r.stderr().endsWith(") has 4"), r.stderr());
+        // In loopback only device 0 is used, and it fits.
+        assertEquals(0, onDevices("cuda", 2, Map.of("NUNART_MOCK_LAST_UNITS", "4"), "devices=1").exit());
+    }
 }

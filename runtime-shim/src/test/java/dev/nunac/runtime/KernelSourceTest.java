@@ -40,16 +40,7 @@ class KernelSourceTest {
         "__gfx1100__, wall_clock64",
         "NVIDIA, smid clock64"})
     void eachTargetReadsTheRegistersItHas(String target, String expected) throws Exception {
-        Path src = Path.of(System.getProperty("nunac.repo", ".."), "runtime-shim/src/kernels/executor.cu");
-        Path gcc = onPath("gcc");
-        assumeTrue(Files.exists(src) && gcc != null, "gcc or the kernel source not found: preprocessor check skipped");
-        List<String> cmd = new ArrayList<>(List.of(gcc.toString(), "-x", "c++", "-E", "-P"));
-        if (!target.equals("NVIDIA")) cmd.addAll(List.of("-D__HIPCC_RTC__", "-D" + target));
-        cmd.add(src.toString());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
+        String out = preprocessed(target, "");
         List<String> want = List.of(expected.split(" "));
         READS.forEach((name, text) -> assertEquals(want.contains(name), out.contains(text), target + " reads " + name + "?\n" + out));
     }
@@ -58,6 +49,16 @@ class KernelSourceTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"NVIDIA, ''", "NVIDIA, -DNR_MULTI=1", "__gfx942__, ''", "__gfx942__, -DNR_MULTI=1"})
     void severalDevicesUseSystemScopeAtomicsAndFences(String target, String define) throws Exception {
+        String out = preprocessed(target, define);
+        boolean multi = !define.isEmpty();
+        for (String call : new String[] {"atomicAdd_system(", "atomicExch_system(", "atomicCAS_system(", "__threadfence_system()", "nr_at("}) {
+            assertEquals(multi, out.contains(call), target + " " + define + " uses " + call + "?");
+        }
+        assertEquals(!multi, out.contains("atomicCAS((&claim"), target + " " + define + ": device-scope claims?");
+    }
+
+    /** The executor source as the runtime compiler sees it for a target (gcc's preprocessor stands in). */
+    static String preprocessed(String target, String define) throws Exception {
         Path src = Path.of(System.getProperty("nunac.repo", ".."), "runtime-shim/src/kernels/executor.cu");
         Path gcc = onPath("gcc");
         assumeTrue(Files.exists(src) && gcc != null, "gcc or the kernel source not found: preprocessor check skipped");
@@ -69,11 +70,7 @@ class KernelSourceTest {
         String out = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out);
-        boolean multi = !define.isEmpty();
-        for (String call : new String[] {"atomicAdd_system(", "atomicExch_system(", "atomicCAS_system(", "__threadfence_system()", "nr_at("}) {
-            assertEquals(multi, out.contains(call), target + " " + define + " uses " + call + "?");
-        }
-        assertEquals(!multi, out.contains("atomicCAS((&claim"), target + " " + define + ": device-scope claims?");
+        return out;
     }
 
     @ParameterizedTest(name = "nvcc {0}")

@@ -21,12 +21,31 @@ class PaperTrendsTest {
                 .completionNs();
     }
 
+    /** §6.4, Fig. 12: 1.4–2.0× at 100 kB, then non-increasing up to 1 GB, ending at or below 1.15×. */
     @Test
     void napNarSpeedupIsLargeForSmallCollectivesAndFadesWithSize() {
-        double small = time(Policy.UA, 100_000, 0) / time(Policy.NAP_NAR, 100_000, 0);
-        double large = time(Policy.UA, 10_000_000, 0) / time(Policy.NAP_NAR, 10_000_000, 0);
-        assertTrue(small >= 1.4 && small <= 2.0, "100 kB speedup " + small);
-        assertTrue(large <= small && large <= 1.15, "10 MB speedup " + large);
+        long[] sizes = {100_000L, 1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L};
+        double[] speedup = new double[sizes.length];
+        for (int i = 0; i < sizes.length; i++) {
+            speedup[i] = time(Policy.UA, sizes[i], 0) / time(Policy.NAP_NAR, sizes[i], 0);
+        }
+        String all = java.util.Arrays.toString(speedup);
+        assertTrue(speedup[0] >= 1.4 && speedup[0] <= 2.0, "100 kB speedup " + all);
+        for (int i = 1; i < sizes.length; i++) assertTrue(speedup[i] <= speedup[i - 1] + 0.01, "non-increasing within 1 %: " + all);
+        assertTrue(speedup[sizes.length - 1] <= 1.15, "1 GB speedup " + all);
+    }
+
+    /** §6.2, Fig. 10: one-way store latencies of the 1 MB all-gather within ±15 % of the paper's. */
+    @Test
+    void storeLatenciesMatchFigure10() {
+        double[][] paper = {{920, 1320}, {780, 1180}};
+        Policy[] policies = {Policy.UA, Policy.NAP_NAR};
+        for (int i = 0; i < 2; i++) {
+            var l = Driver.simulate(Driver.compile(plan, topo, new PlacementOptions(policies[i], 0, 1_000_000L), false, null, null),
+                    SimConfig.defaults()).storeLatency();
+            assertTrue(Math.abs(l.meanNs() / paper[i][0] - 1) <= 0.15, policies[i] + " mean " + l.meanNs());
+            assertTrue(Math.abs(l.maxNs() / paper[i][1] - 1) <= 0.15, policies[i] + " max " + l.maxNs());
+        }
     }
 
     /**

@@ -76,8 +76,7 @@ class SimulatorTest {
     static double zeroLoad(int x) {
         double hop = 10 /* cycles at 1 GHz */ + 256 / 256.0 /* one flit on a 256 GB/s link */;
         return 100 /* CU to NoC */ + x * hop + 256 / 25.6 /* port out */ + 400 /* switch */ + 256 / 25.6 /* port in */
-                + 3 * hop /* port at x=0 to the stack at x=3 */ + 256 / 128.0 /* stack */;
-        // the 50 ns memory access is not part of the one-way latency: the write is posted
+                + 3 * hop /* port at x=0 to the stack at x=3 */ + 256 / 128.0 /* stack */ + 50 /* memory access */;
     }
 
     @Test

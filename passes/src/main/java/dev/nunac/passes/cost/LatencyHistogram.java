@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Weighted samples of one-way off-chip store latency (from issue at the CU to arrival at the
- * destination stack; the posted write itself is not counted) in 1 ns bins. Flits of a parcel are
+ * Weighted samples of one-way off-chip store latency (from issue at the CU until the flit is
+ * written in the destination stack) in 1 ns bins. Flits of a parcel are
  * recorded as a few weighted points spread between its head's and its tail's latency, so the
  * cost stays bounded for large transfers while totals and the mean stay exact.
  */

@@ -15,8 +15,17 @@ public record SimConfig(int flitBytes, int minBatchFlits, int maxBatches, int sa
         }
     }
 
+    /**
+     * Batches per transfer at most. Coarser batching makes each parcel a burst of hundreds of
+     * flits on one route, which queues where real traffic would interleave: with 8 batches the
+     * 8-GPU all-gather's speedup at 100 MB read 0.94×, with 256 batches 1.07×, with 1,024 1.07×
+     * (and 1.02× against 1.03× at 1 GB with 4,096). Transfers of up to 16 × 1,024 flits (4 MiB)
+     * are simulated in 16-flit batches; larger ones in 1,024 batches.
+     */
+    public static final int MAX_BATCHES = 1024;
+
     public static SimConfig defaults() {
-        return new SimConfig(256, 16, 8, 8, 10);
+        return new SimConfig(256, 16, MAX_BATCHES, 8, 10);
     }
 
     public SimConfig withFlitBytes(int bytes) {

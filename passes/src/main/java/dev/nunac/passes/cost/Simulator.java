@@ -15,8 +15,9 @@ import java.util.List;
 /**
  * Discrete-event simulation of a placed plan (DESIGN §8). Threadblocks run their steps in
  * order; a step starts when its threadblock is free, its dependencies have finished and, for
- * a receive or a wait, the matching send's data or signal has arrived. A transfer is cut into a
- * bounded number of batches, each an event at the time its CU issues it; a batch is split into
+ * a receive or a wait, the matching send's data or signal has arrived. A transfer is cut into
+ * batches of a few flits (at most {@link SimConfig#MAX_BATCHES}), each an event at the time its
+ * CU issues it; a batch is split into
  * parcels by route (source stack, port, destination stack) and pushed through the FIFO servers
  * on its route ({@link Route}). A send finishes when its CU has issued the last flit (stores are
  * posted); its receive can start when the last flit is in memory. Deterministic: events are
@@ -329,9 +330,9 @@ public final class Simulator {
             Transfer t = (Transfer) p.owner;
             t.delivered = Math.max(t.delivered, p.tail);
             release(t.rank * topo.cus().size() + t.cu, p.m, p.tail);
-            // One-way latency ends when the flit reaches the destination stack's controller: the
-            // write itself (memory latency) is posted, as the paper's one-way store latency counts it.
-            if (t.kind != 2) hist.addSpread(p.head - p.headStore - routes.memNs, p.tail - p.tailStore - routes.memNs, p.m);
+            // One-way store latency: from the store's issue at the CU until the flit is written in
+            // the destination stack (the memory access included).
+            if (t.kind != 2) hist.addSpread(p.head - p.headStore, p.tail - p.tailStore, p.m);
             t.inFlight--;
             if (t.inFlight > 0 || t.nextFlit < t.flits) return;
             if (t.kind == 0) {

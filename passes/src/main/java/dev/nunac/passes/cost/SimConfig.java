@@ -4,13 +4,16 @@ package dev.nunac.passes.cost;
  * Knobs of the simulator that are not properties of the hardware. {@code flitBytes}: the unit
  * of NoC and scale-up traffic (the paper's 256 B cache-line flits). A transfer is cut into at
  * most {@code maxBatches} batches of at least {@code minBatchFlits} flits, and each batch is
- * split into parcels by route using at most {@code samplesPerBatch} representative flits: this
- * bounds the work per transfer, whatever its size. {@code horizonNs}: how far past the current
- * event a parcel may reserve servers before it waits for its next event (0: one event per stage).
+ * split into parcels by route using at most {@code samplesPerBatch} representative flits.
+ * {@code batchesPerPlan} bounds the batches of the whole plan: a plan of many transfers gets
+ * fewer per transfer (never fewer than 8), so a simulation's work stays bounded whatever the
+ * plan's size. {@code horizonNs}: how far past the current event a parcel may reserve servers
+ * before it waits for its next event (0: one event per stage).
  */
-public record SimConfig(int flitBytes, int minBatchFlits, int maxBatches, int samplesPerBatch, double horizonNs) {
+public record SimConfig(int flitBytes, int minBatchFlits, int maxBatches, int batchesPerPlan, int samplesPerBatch,
+                        double horizonNs) {
     public SimConfig {
-        if (flitBytes < 1 || minBatchFlits < 1 || maxBatches < 1 || samplesPerBatch < 1 || !(horizonNs >= 0)) {
+        if (flitBytes < 1 || minBatchFlits < 1 || maxBatches < 1 || batchesPerPlan < 1 || samplesPerBatch < 1 || !(horizonNs >= 0)) {
             throw new IllegalArgumentException("simulator settings must be positive");
         }
     }
@@ -24,11 +27,22 @@ public record SimConfig(int flitBytes, int minBatchFlits, int maxBatches, int sa
      */
     public static final int MAX_BATCHES = 1024;
 
+    /** Batches of a whole plan at most: about a second and a half of simulation on one core. */
+    public static final int BATCHES_PER_PLAN = 65_536;
+
+    /** A transfer's batches never fall below this for lack of plan budget. */
+    public static final int MIN_BATCHES = 8;
+
     public static SimConfig defaults() {
-        return new SimConfig(256, 16, MAX_BATCHES, 8, 10);
+        return new SimConfig(256, 16, MAX_BATCHES, BATCHES_PER_PLAN, 8, 10);
     }
 
     public SimConfig withFlitBytes(int bytes) {
-        return new SimConfig(bytes, minBatchFlits, maxBatches, samplesPerBatch, horizonNs);
+        return new SimConfig(bytes, minBatchFlits, maxBatches, batchesPerPlan, samplesPerBatch, horizonNs);
+    }
+
+    /** Batches per transfer for a plan of {@code transfers} data-moving steps. */
+    public int batchesPerTransfer(int transfers) {
+        return Math.max(Math.min(MIN_BATCHES, maxBatches), Math.min(maxBatches, batchesPerPlan / Math.max(1, transfers)));
     }
 }

@@ -16,8 +16,8 @@ import java.util.List;
  * Discrete-event simulation of a placed plan (DESIGN §8). Threadblocks run their steps in
  * order; a step starts when its threadblock is free, its dependencies have finished and, for
  * a receive or a wait, the matching send's data or signal has arrived. A transfer is cut into
- * batches of a few flits (at most {@link SimConfig#MAX_BATCHES}), each an event at the time its
- * CU issues it; a batch is split into
+ * batches of a few flits (at most {@link SimConfig#MAX_BATCHES}, fewer when the plan has many
+ * transfers: {@link SimConfig#batchesPerTransfer}), each an event at the time its CU issues it; a batch is split into
  * parcels by route (source stack, port, destination stack) and pushed through the FIFO servers
  * on its route ({@link Route}). A send finishes when its CU has issued the last flit (stores are
  * posted); its receive can start when the last flit is in memory. Deterministic: events are
@@ -70,6 +70,8 @@ public final class Simulator {
         final java.util.ArrayDeque<Transfer>[] blocked;
         final double window;
         final int[] waiterCount;
+        /** Batches per transfer: the config's, shared out over the plan's data-moving steps. */
+        final int batchCap;
         long events;
 
         Run(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg) {
@@ -102,6 +104,18 @@ public final class Simulator {
             java.util.ArrayDeque<Transfer>[] b = new java.util.ArrayDeque[outstanding.length];
             blocked = b;
             window = Math.max(1, topo.budgets().outstandingPerCu().value());
+            int moving = 0;
+            for (Step st : g.steps) if (movesData(st.op())) moving++;
+            batchCap = cfg.batchesPerTransfer(moving);
+        }
+
+        /** Steps that become transfers in {@link #execute} (signals are one small flit). */
+        static boolean movesData(OpKind op) {
+            return switch (op) {
+                case SEND, RECV_COPY_SEND, RECV_REDUCE_SEND, RECV_REDUCE_COPY_SEND, PUT, GET, GET_REDUCE, COPY, REDUCE,
+                     RESIDUAL_ADD, RECV_REDUCE_COPY -> true;
+                default -> false;
+            };
         }
 
         static double[] nan(int n) {
@@ -232,7 +246,7 @@ public final class Simulator {
             t.dst = dst;
             t.bytes = dst == null ? 8 : count * pages.chunkBytes();
             t.flits = Math.max(1, (t.bytes + cfg.flitBytes() - 1) / cfg.flitBytes());
-            long batches = Math.min(cfg.maxBatches(), Math.max(1, t.flits / cfg.minBatchFlits()));
+            long batches = Math.min(batchCap, Math.max(1, t.flits / cfg.minBatchFlits()));
             t.batchFlits = (t.flits + batches - 1) / batches;
             t.domain = pl.domainOfTb()[tb];
             t.delivered = Double.NEGATIVE_INFINITY;

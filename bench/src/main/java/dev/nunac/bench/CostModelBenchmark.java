@@ -67,6 +67,6 @@ public class CostModelBenchmark {
     @Benchmark
     public NarChoice narAuto() {
         PlacementOptions opt = new PlacementOptions(Policy.NAP_NAR, PlacementOptions.NAR_AUTO, 1_000_000L);
-        return NarSelection.auto(topo, opt, plan, acc, groups, topo.narGranularities(), new dev.nunac.passes.place.Placement[1], new dev.nunac.passes.cost.SimResult[1]);
+        return NarSelection.auto(topo, opt, plan, acc, groups, topo.narGranularities()).choice();
     }
 }

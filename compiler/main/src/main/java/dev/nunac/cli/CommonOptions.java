@@ -58,6 +58,14 @@ final class CommonOptions {
         return l;
     }
 
+    /** The options of commands that place a plan on a topology: plan, topology and placement options. */
+    static Options placedPlanOptions() {
+        Options o = planOptions();
+        addTopologyOptions(o);
+        addPlacementOptions(o);
+        return o;
+    }
+
     static void addTopologyOptions(Options o) {
         o.addOption(Option.builder().longOpt("topo").hasArg().argName("TOPOLOGY")
                 .desc("topology: a bundled name (nunac topo list) or a spec file").get());

@@ -44,9 +44,7 @@ final class CompileCommand implements Command {
 
     @Override
     public Options options() {
-        Options o = CommonOptions.planOptions();
-        CommonOptions.addTopologyOptions(o);
-        CommonOptions.addPlacementOptions(o);
+        Options o = CommonOptions.placedPlanOptions();
         o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("output folder (default out)").get());
         o.addOption(Option.builder().longOpt("emit").hasArg().argName("LIST")
                 .desc("outputs to write, comma-separated: " + String.join(", ", Output.ids(false)) + " (default "

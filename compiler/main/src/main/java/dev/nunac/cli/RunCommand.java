@@ -42,9 +42,7 @@ final class RunCommand implements Command {
 
     @Override
     public Options options() {
-        Options o = CommonOptions.planOptions();
-        CommonOptions.addTopologyOptions(o);
-        CommonOptions.addPlacementOptions(o);
+        Options o = CommonOptions.placedPlanOptions();
         o.addOption(Option.builder().longOpt("backend").hasArg().argName("B")
                 .desc("runtime backend: auto (cuda, then hip, then host), host, cuda, hip (default auto)").get());
         o.addOption(Option.builder().longOpt("runtime-options").hasArg().argName("OPTS")

@@ -36,9 +36,7 @@ final class SimulateCommand implements Command {
 
     @Override
     public Options options() {
-        Options o = CommonOptions.planOptions();
-        CommonOptions.addTopologyOptions(o);
-        CommonOptions.addPlacementOptions(o);
+        Options o = CommonOptions.placedPlanOptions();
         o.addOption(Option.builder().longOpt("flit").hasArg().argName("BYTES").desc("flit size in bytes (default 256)").get());
         o.addOption(Option.builder().longOpt("csv").hasArg().argName("DIR")
                 .desc("also write store-latency.csv, utilisation.csv and threadblocks.csv into DIR").get());

@@ -47,8 +47,7 @@ class EmitMscclXmlTest {
     @Test
     void oneSidedPlanCannotBeExportedAndWritesNothing(@TempDir Path tmp) throws Exception {
         Path plan = tmp.resolve("p.json");
-        Files.writeString(plan, "{\"name\": \"p\", \"collective\": \"allgather\", \"protocol\": \"Simple\", \"inplace\": true,"
-                + " \"gpus\": [" + gpu(0) + ", " + gpu(1) + "]}", StandardCharsets.UTF_8);
+        Files.writeString(plan, dev.nunac.testing.Plans.ONE_SIDED_ALLGATHER, StandardCharsets.UTF_8);
         Path out = tmp.resolve("out");
         CliRun r = CliRun.of(plan.toString(), "--topo", "mi300x", "-o", out.toString(), "--emit", "json,msccl-xml");
         assertEquals(1, r.exit(), r.err());
@@ -56,20 +55,6 @@ class EmitMscclXmlTest {
                 + " so this plan cannot be exported to it"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
         assertFalse(Files.exists(out), "no output folder or file on failure");
-    }
-
-    /** A gpu of a two-rank allgather that puts its chunk into the peer's output and signals. */
-    static String gpu(int id) {
-        int peer = 1 - id;
-        return "{\"id\": " + id + ", \"input_chunks\": 1, \"output_chunks\": 2, \"scratch_chunks\": 0,"
-                + " \"channels\": [{\"channel_type\": \"memory\", \"connected_to\": [" + peer + "]}],"
-                + " \"remote_buffers\": [{\"rank\": " + peer + ", \"type\": \"o\", \"access_channel_types\": [\"memory\"]}],"
-                + " \"threadblocks\": [{\"id\": 0, \"channels\": [{\"channel_type\": \"memory\", \"channel_ids\": [0]}],"
-                + " \"remote_buffer_refs\": [{\"access_channel_type\": \"memory\", \"remote_buffer_ids\": [0]}], \"ops\": ["
-                + "{\"name\": \"put\", \"src_buff\": [{\"type\": \"i\", \"index\": 0, \"size\": 1}],"
-                + " \"dst_buff\": [{\"buffer_id\": 0, \"index\": " + id + ", \"size\": 1}], \"channel_type\": \"memory\"},"
-                + "{\"name\": \"signal\", \"channel_ids\": [0], \"channel_type\": \"memory\"},"
-                + "{\"name\": \"wait\", \"channel_ids\": [0], \"channel_type\": \"memory\"}]}]}";
     }
 
     @Test

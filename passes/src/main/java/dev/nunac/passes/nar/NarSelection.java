@@ -47,45 +47,49 @@ public final class NarSelection extends BasePass {
     /** The cost model's run of that placement, which the outputs summarise. */
     public static final Key<SimResult> CHOSEN_SIMULATION = Key.of("nar-auto-simulation", SimResult.class);
 
+    /**
+     * A choice and, when NAR auto made it, the winner's placement and simulation (null
+     * otherwise).
+     */
+    public record Selection(NarChoice choice, Placement placement, SimResult simulation) {
+        static Selection of(NarChoice choice) {
+            return new Selection(choice, null, null);
+        }
+    }
+
     @Override
     public void run(Compilation c) {
-        Topology topo = c.get(TopologyInput.KEY);
-        PlacementOptions opt = c.get(PlacementOptions.KEY);
-        Placement[] chosen = new Placement[1];
-        SimResult[] simulated = new SimResult[1];
-        c.put(NarChoice.KEY, select(topo, opt, c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY), chosen, simulated));
-        if (chosen[0] != null) c.put(CHOSEN_PLACEMENT, chosen[0]);
-        if (simulated[0] != null) c.put(CHOSEN_SIMULATION, simulated[0]);
+        Selection s = choose(c.get(TopologyInput.KEY), c.get(PlacementOptions.KEY), c.plan(), c.get(Accesses.KEY),
+                c.get(LogicalGroups.KEY));
+        c.put(NarChoice.KEY, s.choice());
+        if (s.placement() != null) c.put(CHOSEN_PLACEMENT, s.placement());
+        if (s.simulation() != null) c.put(CHOSEN_SIMULATION, s.simulation());
     }
 
     /** The granularity for placing {@code plan} under {@code opt}. */
     public static NarChoice select(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups) {
-        return select(topo, opt, plan, acc, groups, new Placement[1], new SimResult[1]);
+        return choose(topo, opt, plan, acc, groups).choice();
     }
 
-    /**
-     * As above; when NAR auto places and simulates candidates, {@code chosen[0]} receives the
-     * winner's placement and {@code simulated[0]} its simulation.
-     */
-    static NarChoice select(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, Placement[] chosen,
-                            SimResult[] simulated) {
+    static Selection choose(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups) {
         int[] ks = topo.narGranularities();
         List<NarChoice.Candidate> cands = new ArrayList<>();
         for (int k : ks) cands.add(new NarChoice.Candidate(k, Double.NaN));
         if (topo.scaleUp().model() == ScaleUpModel.DIRECT) {
-            return new NarChoice(1, true, "direct topology: each peer is reached through its own port", List.of());
+            return Selection.of(new NarChoice(1, true, "direct topology: each peer is reached through its own port", List.of()));
         }
         if (!opt.policy().nar || opt.nar() == PlacementOptions.NAR_OFF) {
-            return new NarChoice(1, false, opt.policy().nar ? "--nar off" : "policy " + opt.policy().id() + " hashes over all ports", cands);
+            return Selection.of(new NarChoice(1, false, opt.policy().nar ? "--nar off" : "policy " + opt.policy().id()
+                    + " hashes over all ports", cands));
         }
         if (opt.nar() > 0) {
             if (Arrays.stream(ks).noneMatch(k -> k == opt.nar())) {
                 throw new CompileException(ErrorKind.USAGE, dev.nunac.diag.SourcePos.NONE, "--nar " + opt.nar() + ": topology " + topo.name()
                         + " supports granularities " + Arrays.toString(ks).replaceAll("[\\[\\]]", ""));
             }
-            return new NarChoice(opt.nar(), false, "--nar " + opt.nar(), cands);
+            return Selection.of(new NarChoice(opt.nar(), false, "--nar " + opt.nar(), cands));
         }
-        return auto(topo, opt, plan, acc, groups, ks, chosen, simulated);
+        return auto(topo, opt, plan, acc, groups, ks);
     }
 
     /**
@@ -93,8 +97,7 @@ public final class NarSelection extends BasePass {
      * The candidates are independent and pure, so they are placed and simulated side by side;
      * the choice is made afterwards, in granularity order, so it does not depend on timing.
      */
-    public static NarChoice auto(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, int[] given,
-                                 Placement[] chosen, SimResult[] simulated) {
+    public static Selection auto(Topology topo, PlacementOptions opt, Plan plan, Accesses acc, LogicalGroups groups, int[] given) {
         int[] ks = given.clone();
         java.util.Arrays.sort(ks); // coarse first, so a tie keeps the coarser granularity
         Placement[] placed = new Placement[ks.length];
@@ -120,7 +123,7 @@ public final class NarSelection extends BasePass {
         SimResult[] runs = new SimResult[ks.length];
         IntStream.range(0, ks.length).parallel().forEach(i -> runs[i] = simulate[i] ? Simulator.simulate(plan, acc, placed[i], topo) : null);
         List<NarChoice.Candidate> cands = new ArrayList<>();
-        int best = -1;
+        int best = -1, winner = -1;
         double bestNs = Double.POSITIVE_INFINITY;
         for (int i = 0; i < ks.length; i++) {
             double ns = runs[i] == null ? Double.NaN : runs[i].completionNs();
@@ -128,15 +131,14 @@ public final class NarSelection extends BasePass {
             if (simulate[i] && (best < 0 || ns < bestNs * (1 - TIE))) {
                 best = ks[i];
                 bestNs = ns;
-                chosen[0] = placed[i];
-                simulated[0] = runs[i];
+                winner = i;
             }
         }
         String why = large
                 ? String.format(Locale.ROOT, "auto: fastest simulated granularity (%.1f ns) of hashing and the %d an analytic estimate"
                         + " ranked best (plan of %d steps)", bestNs, SIMULATED_WHEN_LARGE, plan.stepCount())
                 : String.format(Locale.ROOT, "auto: fastest simulated granularity (%.1f ns) of %d tried", bestNs, ks.length);
-        return new NarChoice(best, false, why, cands);
+        return new Selection(new NarChoice(best, false, why, cands), placed[winner], runs[winner]);
     }
 
     /** Plans up to this many steps simulate every granularity; larger ones only the analytic best. */

@@ -126,7 +126,10 @@ public final class DslFrontEnd {
             throw new CompileException(ErrorKind.PLAN, r.pos(), "replicating " + r.instances() + " instances gives more than "
                     + limits.maxSteps() + " steps (raise it with --limit steps=N)");
         }
-        return InstanceReplication.replicate(plan, r.instances());
+        Plan out = InstanceReplication.replicate(plan, r.instances());
+        // Like the importers, the front end hands out verified IR.
+        dev.nunac.ir.IrVerifier.verify(out).throwIfErrors(ErrorKind.PLAN);
+        return out;
     }
 
     private static SourcePos pos(SourceText src, Token t) {

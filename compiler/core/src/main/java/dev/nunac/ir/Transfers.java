@@ -198,6 +198,26 @@ public final class Transfers {
         return id < 0 || receiverOf[id] < 0 ? null : endpoint[receiverOf[id]];
     }
 
+    /** Steps of the plan: numbers run 0 .. stepCount()-1 in (rank, threadblock, step) order. */
+    public int stepCount() {
+        return endpoint.length;
+    }
+
+    /** The number of a step (the plan's threadblock ids are dense, as verified). */
+    public int stepId(int rank, int tb, int step) {
+        return firstStep[rank][tb] + step;
+    }
+
+    /** The number of the step that sends to (or signals) step {@code id}, or -1. */
+    public int senderId(int id) {
+        return senderOf[id];
+    }
+
+    /** The number of the step that receives from (or waits for) step {@code id}, or -1. */
+    public int receiverId(int id) {
+        return receiverOf[id];
+    }
+
     /** Sends without a receive, receives without a send, and likewise for signals; in step order. */
     public List<Endpoint> unmatched() {
         return List.copyOf(unmatched);

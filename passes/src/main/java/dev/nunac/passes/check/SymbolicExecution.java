@@ -33,7 +33,6 @@ final class SymbolicExecution {
     /** Chunk ids after in-place aliasing, and the value each holds (null: nothing yet). */
     private final ChunkSpace space;
     private final ChunkValue[] memory;
-    private final int[][] base; // global step id = base[rank][tb] + step
     private final int[][] pc;
     private final boolean[] done;
     private final ChunkValue[][] inflight;
@@ -50,17 +49,9 @@ final class SymbolicExecution {
     SymbolicExecution(Plan plan, Transfers transfers) {
         this.plan = plan;
         this.transfers = transfers;
-        int n = 0;
-        base = new int[plan.ranks()][];
+        int n = transfers.stepCount();
         pc = new int[plan.ranks()][];
-        for (RankPlan rp : plan.rankPlans()) {
-            base[rp.rank()] = new int[rp.threadblocks().size()];
-            pc[rp.rank()] = new int[rp.threadblocks().size()];
-            for (Threadblock t : rp.threadblocks()) {
-                base[rp.rank()][t.id()] = n;
-                n += t.steps().size();
-            }
-        }
+        for (RankPlan rp : plan.rankPlans()) pc[rp.rank()] = new int[rp.threadblocks().size()];
         done = new boolean[n];
         inflight = new ChunkValue[n][];
         int maxIn = 0;
@@ -84,7 +75,7 @@ final class SymbolicExecution {
     }
 
     private int gid(Endpoint e) {
-        return base[e.rank()][e.tb()] + e.step();
+        return transfers.stepId(e.rank(), e.tb(), e.step());
     }
 
     /** Runs to completion or deadlock; reports the deadlock. Returns true when every step ran. */
@@ -95,7 +86,7 @@ final class SymbolicExecution {
             for (RankPlan rp : plan.rankPlans()) {
                 for (Threadblock t : rp.threadblocks()) {
                     for (Step s : t.steps()) {
-                        for (Dep d : s.deps()) waiters.add(pass, base[rp.rank()][d.tb()] + d.step(), rp.rank(), t.id());
+                        for (Dep d : s.deps()) waiters.add(pass, transfers.stepId(rp.rank(), d.tb(), d.step()), rp.rank(), t.id());
                     }
                 }
             }
@@ -125,7 +116,7 @@ final class SymbolicExecution {
                     break;
                 }
                 execute(r, tb, s);
-                int g = base[r][t] + s.index();
+                int g = transfers.stepId(r, t, s.index());
                 done[g] = true;
                 pc[r][t]++;
                 for (int i = waiters.start[g]; i < waiters.start[g + 1]; i++) wake(waiters.rank[i], waiters.tb[i]);
@@ -204,7 +195,7 @@ final class SymbolicExecution {
 
     private String blockedOn(int r, Threadblock tb, Step s) {
         for (Dep d : s.deps()) {
-            if (!done[base[r][d.tb()] + d.step()]) return "waits for threadblock " + d.tb() + " step " + d.step();
+            if (!done[transfers.stepId(r, d.tb(), d.step())]) return "waits for threadblock " + d.tb() + " step " + d.step();
         }
         Endpoint partner = transfers.senderOf(new Endpoint(r, tb.id(), s.index()));
         if (s.op().receives) {
@@ -224,7 +215,7 @@ final class SymbolicExecution {
     }
 
     private boolean ready(int r, Threadblock tb, Step s) {
-        for (Dep d : s.deps()) if (!done[base[r][d.tb()] + d.step()]) return false;
+        for (Dep d : s.deps()) if (!done[transfers.stepId(r, d.tb(), d.step())]) return false;
         if (s.op().receives || s.op() == OpKind.WAIT) {
             Endpoint p = transfers.senderOf(new Endpoint(r, tb.id(), s.index()));
             return p != null && done[gid(p)];
@@ -233,9 +224,9 @@ final class SymbolicExecution {
     }
 
     private void execute(int r, Threadblock tb, Step s) {
-        int self = base[r][tb.id()] + s.index();
+        int self = transfers.stepId(r, tb.id(), s.index());
         ChunkValue[] got = null;
-        if (s.op().receives) got = inflight[gid(transfers.senderOf(new Endpoint(r, tb.id(), s.index())))];
+        if (s.op().receives) got = inflight[transfers.senderId(self)];
         switch (s.op()) {
             case SEND -> inflight[self] = read(r, s.src());
             case RECV -> write(r, s.dst(), got);

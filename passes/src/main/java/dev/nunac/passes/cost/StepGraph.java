@@ -6,10 +6,6 @@ import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
 import dev.nunac.ir.Transfers;
-import dev.nunac.ir.Transfers.Endpoint;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The plan's steps flattened into dense ids: threadblocks in plan order (the order of
@@ -38,61 +34,40 @@ final class StepGraph {
         this.tbCount = plan.threadblockCount();
         tbStart = new int[tbCount + 1];
         rankOfTb = new int[tbCount];
-        List<Map<Integer, Integer>> tbIndex = new java.util.ArrayList<>();
-        int t = 0, s = 0;
-        for (RankPlan rp : plan.rankPlans()) {
-            Map<Integer, Integer> m = new HashMap<>();
-            for (Threadblock tb : rp.threadblocks()) {
-                m.put(tb.id(), t);
-                rankOfTb[t] = rp.rank();
-                tbStart[t++] = s;
-                s += tb.steps().size();
-            }
-            tbIndex.add(m);
-        }
-        tbStart[t] = s;
-        stepCount = s;
-        steps = new Step[s];
-        tbOfStep = new int[s];
-        deps = new int[s][];
-        senderOf = new int[s];
-        receiverOf = new int[s];
-        java.util.Arrays.fill(senderOf, -1);
-        java.util.Arrays.fill(receiverOf, -1);
         Transfers transfers = Transfers.of(plan);
+        int t = 0;
+        for (RankPlan rp : plan.rankPlans()) {
+            for (Threadblock tb : rp.threadblocks()) {
+                rankOfTb[t] = rp.rank();
+                tbStart[t++] = transfers.stepId(rp.rank(), tb.id(), 0);
+            }
+        }
+        // Threadblock t's steps follow one another, so step numbers are the pairing's own.
+        stepCount = transfers.stepCount();
+        tbStart[t] = stepCount;
+        steps = new Step[stepCount];
+        tbOfStep = new int[stepCount];
+        deps = new int[stepCount][];
+        senderOf = new int[stepCount];
+        receiverOf = new int[stepCount];
         t = 0;
         for (RankPlan rp : plan.rankPlans()) {
-            Map<Integer, Integer> idx = tbIndex.get(rp.rank());
             for (Threadblock tb : rp.threadblocks()) {
                 for (Step st : tb.steps()) {
                     int id = tbStart[t] + st.index();
                     steps[id] = st;
                     tbOfStep[id] = t;
-                    int[] d = new int[st.deps().size()];
-                    int n = 0;
-                    for (Dep dep : st.deps()) {
-                        Integer other = idx.get(dep.tb());
-                        if (other != null && dep.step() < tbStart[other + 1] - tbStart[other]) d[n++] = tbStart[other] + dep.step();
+                    senderOf[id] = transfers.senderId(id);
+                    receiverOf[id] = transfers.receiverId(id);
+                    deps[id] = new int[st.deps().size()];
+                    for (int i = 0; i < deps[id].length; i++) {
+                        Dep dep = st.deps().get(i);
+                        deps[id][i] = transfers.stepId(rp.rank(), dep.tb(), dep.step());
                     }
-                    deps[id] = java.util.Arrays.copyOf(d, n);
                 }
                 t++;
             }
         }
-        for (var list : List.of(transfers.transfers(), transfers.signals())) {
-            for (Transfers.Transfer tr : list) {
-                int from = id(tbIndex, tr.from()), to = id(tbIndex, tr.to());
-                if (from >= 0 && to >= 0) {
-                    senderOf[to] = from;
-                    receiverOf[from] = to;
-                }
-            }
-        }
-    }
-
-    private int id(List<Map<Integer, Integer>> tbIndex, Endpoint e) {
-        Integer tb = tbIndex.get(e.rank()).get(e.tb());
-        return tb == null ? -1 : tbStart[tb] + e.step();
     }
 
     int rankOfStep(int step) {

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Regenerates docs/paper-reproduction.md from bench/paper-reproduction.md.in on nuna-4die.
-#   bench/reproduce-paper.sh          reduced sweep (minutes)
-#   bench/reproduce-paper.sh --full   Fig. 9 over 2-64 GPUs and sizes up to 1 GB (long)
+# Regenerates the paper reproduction on nuna-4die:
+#   bench/reproduce-paper.sh          docs/paper-reproduction.md (Figs. 9-13, Fig. 9 at 8 GPUs; minutes)
+#   bench/reproduce-paper.sh --full   docs/paper-reproduction-fig9.md (Fig. 9 over 2-64 GPUs and
+#                                     100 kB-1 GB; about an hour on two cores)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/nunac" --version >/dev/null
+doc=paper-reproduction
+[[ "${1:-}" == "--full" ]] && doc=paper-reproduction-fig9
 exec java -XX:+UseSerialGC -cp "$root/compiler/main/target/nunac.jar" dev.nunac.compare.PaperReproduction \
-  "$root/bench/paper-reproduction.md.in" "$root/docs/paper-reproduction.md" "$@"
+  "$root/bench/$doc.md.in" "$root/docs/$doc.md" "$@"

@@ -8,6 +8,7 @@ import dev.nunac.ir.Plan;
 import dev.nunac.passes.cost.LatencyStats;
 import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.passes.cost.SimResult;
+import dev.nunac.passes.cost.TbTiming;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
 import dev.nunac.topology.Topology;
@@ -24,16 +25,26 @@ import java.util.Map;
  * Regenerates the data of the NUNA paper's Figures 9–13 on nuna-4die and fills them into the
  * reproduction document's template ({@code {{FIG9}}} ... {{FIG13}}). Usage:
  * {@code PaperReproduction TEMPLATE OUTPUT [--full]}; without --full, Fig. 9 covers 8 GPUs only
- * and sizes up to 10 MB (Fig. 12 always runs 100 kB to 1 GB).
+ * and sizes up to 10 MB (Fig. 12 always runs 100 kB to 1 GB). Only the figures the template
+ * names are computed, so {@code bench/paper-reproduction-fig9.md.in} with --full runs the long
+ * Fig. 9 sweep alone.
  */
 public final class PaperReproduction {
     static final List<Policy> FIG9 = List.of(Policy.UA_NAR, Policy.NUMA_NAR, Policy.NAP_NAR);
+    /** Threadblocks per peer that Fig. 12's best-count table tries: 7, 112 and 1,008 per GPU at 8 GPUs. */
+    static final int[] TBS_PER_PEER = {1, 16, 144};
     final Topology topo = TopologyResolver.resolve("nuna-4die");
+    /** Fig. 13's what-if: nuna-4die with a stack beside every port router (not the paper's layout). */
+    final Topology whatIf;
     final Path examples;
 
-    PaperReproduction(Path examples) {
+    PaperReproduction(Path examples, Path whatIfOverride) {
         this.examples = examples;
+        this.whatIf = TopologyResolver.resolve("nuna-4die", whatIfOverride);
     }
+
+    /** The override (in bench/) that moves nuna-4die's stacks beside the port routers for Fig. 13's what-if. */
+    static final String WHAT_IF = "whatif-stacks-beside-ports.json";
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
@@ -42,15 +53,20 @@ public final class PaperReproduction {
         }
         boolean full = List.of(args).contains("--full");
         Path template = Path.of(args[0]);
-        PaperReproduction p = new PaperReproduction(template.toAbsolutePath().getParent().getParent().resolve("examples"));
-        String doc = Files.readString(template, StandardCharsets.UTF_8)
-                .replace("{{MODE}}", full ? "full sweep (`--full`)" : "reduced sweep (the default; `--full` for all of it)")
-                .replace("{{FIG9}}", p.fig9(full))
-                .replace("{{FIG10}}", p.fig10())
-                .replace("{{FIG11}}", p.fig11())
-                .replace("{{FIG12}}", p.fig12())
-                .replace("{{FIG13}}", p.fig13());
+        Path bench = template.toAbsolutePath().getParent();
+        PaperReproduction p = new PaperReproduction(bench.getParent().resolve("examples"), bench.resolve(WHAT_IF));
+        String doc = Files.readString(template, StandardCharsets.UTF_8);
+        // Only the figures the template names are computed (a template of one figure runs that figure alone).
+        doc = fill(doc, "{{FIG9}}", () -> p.fig9(full));
+        doc = fill(doc, "{{FIG10}}", p::fig10);
+        doc = fill(doc, "{{FIG11}}", p::fig11);
+        doc = fill(doc, "{{FIG12}}", p::fig12);
+        doc = fill(doc, "{{FIG13}}", p::fig13);
         Files.writeString(Path.of(args[1]), doc, StandardCharsets.UTF_8);
+    }
+
+    static String fill(String doc, String placeholder, java.util.function.Supplier<String> figure) {
+        return doc.contains(placeholder) ? doc.replace(placeholder, figure.get()) : doc;
     }
 
     /** Threadblocks per peer for a pod: 1 (7 per GPU at 8 GPUs) unless asked otherwise. */
@@ -60,7 +76,11 @@ public final class PaperReproduction {
     }
 
     SimResult sim(Plan plan, Policy p, long size, int nar) {
-        CompileResult r = Driver.compile(plan, topo, new PlacementOptions(p, nar, size), false, null, null);
+        return sim(topo, plan, p, size, nar);
+    }
+
+    static SimResult sim(Topology t, Plan plan, Policy p, long size, int nar) {
+        CompileResult r = Driver.compile(plan, t, new PlacementOptions(p, nar, size), false, null, null);
         return Driver.simulate(r, SimConfig.defaults());
     }
 
@@ -83,6 +103,7 @@ public final class PaperReproduction {
             for (int g : gpus) {
                 Plan plan = plan(ex, g, 1);
                 for (long s : sizes) {
+                    System.err.printf(Locale.ROOT, "fig. 9: %s, %d GPUs, %s%n", ex, g, size(s));
                     double ua = time(plan, Policy.UA, s);
                     sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2f |", ex, g, size(s), ua / 1000));
                     for (Policy p : FIG9) sb.append(String.format(Locale.ROOT, " %.2fx |", ua / time(plan, p, s)));
@@ -128,20 +149,77 @@ public final class PaperReproduction {
             double ua = time(plan, Policy.UA, s), nn = time(plan, Policy.NAP_NAR, s);
             sb.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2fx |%n", size(s), ua / 1000, nn / 1000, ua / nn));
         }
+        sb.append("\nWith the best-performing number of threadblocks for each policy and size (7, 112 or 1,008 per GPU),"
+                + " as the paper does:\n\n| size | UA (us) | UA threadblocks | NAP+NAR (us) | NAP+NAR threadblocks | speedup |\n"
+                + "|---|---|---|---|---|---|\n");
+        List<Plan> plans = new java.util.ArrayList<>();
+        for (int tpp : TBS_PER_PEER) plans.add(plan("allgather-direct", 8, tpp));
+        for (long s : sizes) {
+            double[] ua = best(plans, Policy.UA, s), nn = best(plans, Policy.NAP_NAR, s);
+            sb.append(String.format(Locale.ROOT, "| %s | %.2f | %,d | %.2f | %,d | %.2fx |%n", size(s), ua[0] / 1000,
+                    7 * TBS_PER_PEER[(int) ua[1]], nn[0] / 1000, 7 * TBS_PER_PEER[(int) nn[1]], ua[0] / nn[0]));
+        }
         return sb.toString();
     }
 
+    /** The fastest time over the plans, and the index of the plan that gave it (the first on ties). */
+    double[] best(List<Plan> plans, Policy p, long size) {
+        double[] b = {Double.POSITIVE_INFINITY, -1};
+        for (int i = 0; i < plans.size(); i++) {
+            double t = time(plans.get(i), p, size);
+            if (t < b[0]) b = new double[] {t, i};
+        }
+        return b;
+    }
+
+    static final int[] FIG13_K = {2, 4, 6, 12};
+
     String fig13() {
-        StringBuilder sb = new StringBuilder("| threadblocks per GPU | k=2 | k=4 | k=6 | k=12 |\n|---|---|---|---|---|\n");
-        for (int tpp : new int[] {144, 1}) {
-            Plan plan = plan("allgather-direct", 8, tpp);
-            double base = sim(plan, Policy.NAP_NAR, 1_000_000L, PlacementOptions.NAR_OFF).completionNs();
-            sb.append(String.format(Locale.ROOT, "| %d |", 7 * tpp));
-            for (int k : new int[] {2, 4, 6, 12}) {
-                sb.append(String.format(Locale.ROOT, " %.2fx |", base / sim(plan, Policy.NAP_NAR, 1_000_000L, k).completionNs()));
+        StringBuilder sb = new StringBuilder("| layout | threadblocks per GPU | hashed (us) | k=2 | k=4 | k=6 | k=12 |\n|---|---|---|---|---|---|---|\n");
+        SimResult[][] rows = new SimResult[2][];
+        for (Topology t : List.of(topo, whatIf)) {
+            for (int tpp : new int[] {144, 1}) {
+                Plan plan = plan("allgather-direct", 8, tpp);
+                double base = sim(t, plan, Policy.NAP_NAR, 1_000_000L, PlacementOptions.NAR_OFF).completionNs();
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %.2f |", t == topo ? "nuna-4die" : "what-if", 7 * tpp, base / 1000));
+                SimResult[] byK = new SimResult[FIG13_K.length];
+                for (int i = 0; i < FIG13_K.length; i++) {
+                    byK[i] = sim(t, plan, Policy.NAP_NAR, 1_000_000L, FIG13_K[i]);
+                    sb.append(String.format(Locale.ROOT, " %.2fx |", base / byK[i].completionNs()));
+                }
+                sb.append('\n');
+                if (t == topo && tpp == 144) rows[0] = byK;
+            }
+        }
+        sb.append("\nnuna-4die, 1,008 threadblocks per GPU: the slowest threadblock (finish, us) by how far its CU is from the"
+                + " nearest HBM stack:\n\n| hops from CU to nearest stack |");
+        for (int k : FIG13_K) sb.append(" k=").append(k).append(" |");
+        sb.append("\n|---|---|---|---|---|\n");
+        double[][] slowest = new double[FIG13_K.length][];
+        int maxHops = 0;
+        for (int i = 0; i < FIG13_K.length; i++) {
+            slowest[i] = slowestByHopsToStack(rows[0][i]);
+            maxHops = Math.max(maxHops, slowest[i].length - 1);
+        }
+        for (int h = 0; h <= maxHops; h++) {
+            sb.append("| ").append(h).append(" |");
+            for (double[] byHops : slowest) {
+                sb.append(h < byHops.length && byHops[h] > 0 ? String.format(Locale.ROOT, " %.3f |", byHops[h] / 1000) : " – |");
             }
             sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /** The latest finish among threadblocks whose CU is h hops from its nearest stack, indexed by h. */
+    double[] slowestByHopsToStack(SimResult r) {
+        double[] out = new double[0];
+        for (TbTiming t : r.threadblocks()) {
+            int router = topo.cus().get(t.cu()).router();
+            int h = topo.hops(router, topo.stacks().get(topo.stacksByDistanceFromCu(t.cu())[0]).router());
+            if (h >= out.length) out = java.util.Arrays.copyOf(out, h + 1);
+            out[h] = Math.max(out[h], t.finishNs());
+        }
+        return out;
     }
 }

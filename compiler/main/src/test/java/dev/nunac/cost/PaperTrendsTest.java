@@ -69,4 +69,42 @@ class PaperTrendsTest {
         double fine = time(Policy.NAP_NAR, 1_000_000, 12), coarse = time(Policy.NAP_NAR, 1_000_000, 2);
         assertTrue(fine > coarse, "k=12 " + fine + " ns, k=2 " + coarse + " ns");
     }
+
+    double[] slowestByHopsToStack(Topology t, dev.nunac.passes.cost.SimResult r) {
+        double[] out = new double[8];
+        for (var tb : r.threadblocks()) {
+            int h = t.hops(t.cus().get(tb.cu()).router(), t.stacks().get(t.stacksByDistanceFromCu(tb.cu())[0]).router());
+            out[h] = Math.max(out[h], tb.finishNs());
+        }
+        return out;
+    }
+
+    /**
+     * Why k=4, not k=12, wins on nuna-4die with 1,008 threadblocks (docs/paper-reproduction.md):
+     * a k=12 domain is one port router, and those of the middle rows are hops from the stacks on
+     * the long edges. At k=12 threadblocks beside a stack finish before k=4's, those 3 hops away after.
+     */
+    @Test
+    void finestDomainsWinBesideTheStacksAndLoseFarFromThem() {
+        Plan many = SimulatorTest.allgather(8, 144);
+        java.util.function.IntFunction<double[]> slowest = k -> slowestByHopsToStack(topo, Driver.simulate(Driver.compile(many, topo,
+                new PlacementOptions(Policy.NAP_NAR, k, 1_000_000), false, null, null), SimConfig.defaults()));
+        double[] k4 = slowest.apply(4), k12 = slowest.apply(12);
+        assertTrue(k12[0] < k4[0], "beside a stack: k=12 " + k12[0] + " ns, k=4 " + k4[0] + " ns");
+        assertTrue(k12[3] > k4[3], "3 hops from a stack: k=12 " + k12[3] + " ns, k=4 " + k4[3] + " ns");
+    }
+
+    /** Fig. 13's shape with a stack beside every port router (bench/whatif-stacks-beside-ports.json). */
+    @Test
+    void withStacksBesideThePortRoutersTheFinestGranularityIsFastest() {
+        Topology whatIf = TopologyResolver.resolve("nuna-4die", java.nio.file.Path.of("../../bench/whatif-stacks-beside-ports.json"));
+        Plan many = SimulatorTest.allgather(8, 144);
+        java.util.function.IntToDoubleFunction t = nar -> Driver.simulate(Driver.compile(many, whatIf,
+                new PlacementOptions(Policy.NAP_NAR, nar, 1_000_000), false, null, null), SimConfig.defaults()).completionNs();
+        double finest = t.applyAsDouble(12);
+        for (int k : new int[] {2, 4, 6}) {
+            double other = t.applyAsDouble(k);
+            assertTrue(finest < other, "k=12 " + finest + " ns, k=" + k + " " + other + " ns");
+        }
+    }
 }

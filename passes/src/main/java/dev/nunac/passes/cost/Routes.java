@@ -163,9 +163,14 @@ final class Routes {
         rt.add(sv.stack(rank, dstStack), sv.stackSvc[dstStack], memNs);
     }
 
+    /**
+     * A read: the request travels to the stack with the links' latency only (it carries an
+     * address, not a flit of data, as for remote loads), the stack serves the data, and the
+     * data comes back over the links with their bandwidth.
+     */
     private void load(Route rt, int rank, int rc, int stack) {
         rt.add(-1, 0, cuToNoc);
-        noc(rt, rank, rc, stackRouter(stack), true);
+        noc(rt, rank, rc, stackRouter(stack), false);
         rt.add(sv.stack(rank, stack), sv.stackSvc[stack], memNs);
         noc(rt, rank, stackRouter(stack), rc, true);
     }

@@ -109,6 +109,24 @@ class SimulatorTest {
         assertEquals(2 * 256 / 25.6, s.busiest("port-out").busyNs(), 1e-6, "the port carried both flits of its rank");
     }
 
+    /**
+     * A send loads its chunk from the stack at x=3 into a CU at x=0 and stores it to the peer, whose
+     * data arrives at x=0 and goes east to its stack. A load's request carries an address, not
+     * data: eastward links carry only the one flit the rank receives, westward ones the loaded flit.
+     */
+    @Test
+    void aLoadsRequestTakesNoLinkBandwidthItsDataDoes() {
+        Topology topo = line("{\"x\": 0, \"y\": 0}");
+        SimResult s = Driver.simulate(compile(allgather(2, 1), topo, Policy.UA, 512), SimConfig.defaults());
+        java.util.Map<String, Double> busy = new java.util.HashMap<>();
+        for (var u : s.utilisation()) busy.put(u.server(), u.busyNs());
+        for (int x = 0; x < 3; x++) {
+            String east = "r0 link r" + x + "_0->r" + (x + 1) + "_0", west = "r0 link r" + (x + 1) + "_0->r" + x + "_0";
+            assertEquals(256 / 256.0, busy.getOrDefault(east, 0.0), 1e-9, east + " carries the received flit only");
+            assertEquals(256 / 256.0, busy.getOrDefault(west, 0.0), 1e-9, west + " carries the loaded flit");
+        }
+    }
+
     @Test
     void sameInputsGiveTheSameResult() {
         Topology topo = TopologyResolver.resolve("nuna-4die");

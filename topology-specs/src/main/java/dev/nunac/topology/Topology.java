@@ -223,6 +223,11 @@ public final class Topology {
         return noc.hops(cus.get(cu).router(), ports.get(port).router());
     }
 
+    /** Hops from a CU's router to the router of the stack nearest it. */
+    public int cuHopsToNearestStack(int cu) {
+        return noc.hops(cus.get(cu).router(), stacks.get(stacksByDistanceFromCu(cu)[0]).router());
+    }
+
     /** Scale-up ports (port indices) nearest first, ties by plane. */
     public int[] portsByDistance(int cu) {
         return planesByRouter[cus.get(cu).router()].clone();

@@ -79,7 +79,8 @@ public final class PaperReproduction {
         return sim(topo, plan, p, size, nar);
     }
 
-    static SimResult sim(Topology t, Plan plan, Policy p, long size, int nar) {
+    /** Places the plan on {@code t} under the policy and simulates it with the default settings. */
+    public static SimResult sim(Topology t, Plan plan, Policy p, long size, int nar) {
         CompileResult r = Driver.compile(plan, t, new PlacementOptions(p, nar, size), false, null, null);
         return Driver.simulate(r, SimConfig.defaults());
     }
@@ -176,7 +177,7 @@ public final class PaperReproduction {
 
     String fig13() {
         StringBuilder sb = new StringBuilder("| layout | threadblocks per GPU | hashed (us) | k=2 | k=4 | k=6 | k=12 |\n|---|---|---|---|---|---|---|\n");
-        SimResult[][] rows = new SimResult[2][];
+        SimResult[] manyOnNuna = null;
         for (Topology t : List.of(topo, whatIf)) {
             for (int tpp : new int[] {144, 1}) {
                 Plan plan = plan("allgather-direct", 8, tpp);
@@ -188,7 +189,7 @@ public final class PaperReproduction {
                     sb.append(String.format(Locale.ROOT, " %.2fx |", base / byK[i].completionNs()));
                 }
                 sb.append('\n');
-                if (t == topo && tpp == 144) rows[0] = byK;
+                if (t == topo && tpp == 144) manyOnNuna = byK;
             }
         }
         sb.append("\nnuna-4die, 1,008 threadblocks per GPU: the slowest threadblock (finish, us) by how far its CU is from the"
@@ -198,7 +199,7 @@ public final class PaperReproduction {
         double[][] slowest = new double[FIG13_K.length][];
         int maxHops = 0;
         for (int i = 0; i < FIG13_K.length; i++) {
-            slowest[i] = slowestByHopsToStack(rows[0][i]);
+            slowest[i] = slowestByHopsToStack(topo, manyOnNuna[i]);
             maxHops = Math.max(maxHops, slowest[i].length - 1);
         }
         for (int h = 0; h <= maxHops; h++) {
@@ -212,13 +213,12 @@ public final class PaperReproduction {
     }
 
     /** The latest finish among threadblocks whose CU is h hops from its nearest stack, indexed by h. */
-    double[] slowestByHopsToStack(SimResult r) {
+    public static double[] slowestByHopsToStack(Topology t, SimResult r) {
         double[] out = new double[0];
-        for (TbTiming t : r.threadblocks()) {
-            int router = topo.cus().get(t.cu()).router();
-            int h = topo.hops(router, topo.stacks().get(topo.stacksByDistanceFromCu(t.cu())[0]).router());
+        for (TbTiming tb : r.threadblocks()) {
+            int h = t.cuHopsToNearestStack(tb.cu());
             if (h >= out.length) out = java.util.Arrays.copyOf(out, h + 1);
-            out[h] = Math.max(out[h], t.finishNs());
+            out[h] = Math.max(out[h], tb.finishNs());
         }
         return out;
     }

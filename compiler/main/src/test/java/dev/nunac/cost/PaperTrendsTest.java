@@ -2,9 +2,9 @@ package dev.nunac.cost;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nunac.driver.Driver;
+import dev.nunac.compare.PaperReproduction;
+import dev.nunac.testing.Repo;
 import dev.nunac.ir.Plan;
-import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
 import dev.nunac.topology.Topology;
@@ -17,8 +17,7 @@ class PaperTrendsTest {
     final Plan plan = SimulatorTest.allgather(8, 1);
 
     double time(Policy p, long size, int nar) {
-        return Driver.simulate(Driver.compile(plan, topo, new PlacementOptions(p, nar, size), false, null, null), SimConfig.defaults())
-                .completionNs();
+        return PaperReproduction.sim(topo, plan, p, size, nar).completionNs();
     }
 
     /** §6.4, Fig. 12: 1.4–2.0× at 100 kB, then non-increasing up to 1 GB, ending at or below 1.15×. */
@@ -41,8 +40,7 @@ class PaperTrendsTest {
         double[][] paper = {{920, 1320}, {780, 1180}};
         Policy[] policies = {Policy.UA, Policy.NAP_NAR};
         for (int i = 0; i < 2; i++) {
-            var l = Driver.simulate(Driver.compile(plan, topo, new PlacementOptions(policies[i], 0, 1_000_000L), false, null, null),
-                    SimConfig.defaults()).storeLatency();
+            var l = PaperReproduction.sim(topo, plan, policies[i], 1_000_000L, 0).storeLatency();
             assertTrue(Math.abs(l.meanNs() / paper[i][0] - 1) <= 0.15, policies[i] + " mean " + l.meanNs());
             assertTrue(Math.abs(l.maxNs() / paper[i][1] - 1) <= 0.15, policies[i] + " max " + l.maxNs());
         }
@@ -55,8 +53,7 @@ class PaperTrendsTest {
     @Test
     void withManyThreadblocksEveryGranularityBeatsHashing() {
         Plan many = SimulatorTest.allgather(8, 144);
-        java.util.function.IntToDoubleFunction t = nar -> Driver.simulate(Driver.compile(many, topo,
-                new PlacementOptions(Policy.NAP_NAR, nar, 1_000_000), false, null, null), SimConfig.defaults()).completionNs();
+        java.util.function.IntToDoubleFunction t = nar -> napNar(topo, many, nar).completionNs();
         double hashed = t.applyAsDouble(PlacementOptions.NAR_OFF);
         for (int k : new int[] {2, 4, 6, 12}) {
             double s = hashed / t.applyAsDouble(k);
@@ -70,13 +67,8 @@ class PaperTrendsTest {
         assertTrue(fine > coarse, "k=12 " + fine + " ns, k=2 " + coarse + " ns");
     }
 
-    double[] slowestByHopsToStack(Topology t, dev.nunac.passes.cost.SimResult r) {
-        double[] out = new double[8];
-        for (var tb : r.threadblocks()) {
-            int h = t.hops(t.cus().get(tb.cu()).router(), t.stacks().get(t.stacksByDistanceFromCu(tb.cu())[0]).router());
-            out[h] = Math.max(out[h], tb.finishNs());
-        }
-        return out;
+    static dev.nunac.passes.cost.SimResult napNar(Topology t, Plan plan, int nar) {
+        return PaperReproduction.sim(t, plan, Policy.NAP_NAR, 1_000_000, nar);
     }
 
     /**
@@ -87,8 +79,7 @@ class PaperTrendsTest {
     @Test
     void finestDomainsWinBesideTheStacksAndLoseFarFromThem() {
         Plan many = SimulatorTest.allgather(8, 144);
-        java.util.function.IntFunction<double[]> slowest = k -> slowestByHopsToStack(topo, Driver.simulate(Driver.compile(many, topo,
-                new PlacementOptions(Policy.NAP_NAR, k, 1_000_000), false, null, null), SimConfig.defaults()));
+        java.util.function.IntFunction<double[]> slowest = k -> PaperReproduction.slowestByHopsToStack(topo, napNar(topo, many, k));
         double[] k4 = slowest.apply(4), k12 = slowest.apply(12);
         assertTrue(k12[0] < k4[0], "beside a stack: k=12 " + k12[0] + " ns, k=4 " + k4[0] + " ns");
         assertTrue(k12[3] > k4[3], "3 hops from a stack: k=12 " + k12[3] + " ns, k=4 " + k4[3] + " ns");
@@ -97,10 +88,9 @@ class PaperTrendsTest {
     /** Fig. 13's shape with a stack beside every port router (bench/whatif-stacks-beside-ports.json). */
     @Test
     void withStacksBesideThePortRoutersTheFinestGranularityIsFastest() {
-        Topology whatIf = TopologyResolver.resolve("nuna-4die", java.nio.file.Path.of("../../bench/whatif-stacks-beside-ports.json"));
+        Topology whatIf = TopologyResolver.resolve("nuna-4die", Repo.root().resolve("bench/whatif-stacks-beside-ports.json"));
         Plan many = SimulatorTest.allgather(8, 144);
-        java.util.function.IntToDoubleFunction t = nar -> Driver.simulate(Driver.compile(many, whatIf,
-                new PlacementOptions(Policy.NAP_NAR, nar, 1_000_000), false, null, null), SimConfig.defaults()).completionNs();
+        java.util.function.IntToDoubleFunction t = nar -> napNar(whatIf, many, nar).completionNs();
         double finest = t.applyAsDouble(12);
         for (int k : new int[] {2, 4, 6}) {
             double other = t.applyAsDouble(k);

@@ -4,7 +4,8 @@ package dev.nunac.ir;
  * Where a (buffer, index) of a rank is stored once in-place aliasing is applied, as MSCCLang's
  * collectives define it: in-place all-gather's input is the output slice at rank * cf;
  * in-place reduce-scatter's output is the input slice at rank * cf; in-place all-reduce,
- * broadcast and reduce write their output over their input.
+ * broadcast and reduce write their output over their input. MSCCLang has no in-place
+ * all-to-all; MSCCL++'s writes the output over the input, and so does nunac's.
  */
 public final class BufferLayout {
     private BufferLayout() {}
@@ -18,7 +19,7 @@ public final class BufferLayout {
         return switch (plan.collective()) {
             case ALLGATHER -> buffer.equals(Buffer.INPUT) ? new Slot(Buffer.OUTPUT, rank * cf + index) : new Slot(buffer, index);
             case REDUCESCATTER -> buffer.equals(Buffer.OUTPUT) ? new Slot(Buffer.INPUT, rank * cf + index) : new Slot(buffer, index);
-            case ALLREDUCE, BROADCAST, REDUCE -> buffer.equals(Buffer.OUTPUT) ? new Slot(Buffer.INPUT, index) : new Slot(buffer, index);
+            case ALLREDUCE, ALLTOALL, BROADCAST, REDUCE -> buffer.equals(Buffer.OUTPUT) ? new Slot(Buffer.INPUT, index) : new Slot(buffer, index);
             default -> new Slot(buffer, index);
         };
     }
@@ -33,7 +34,7 @@ public final class BufferLayout {
         if (declared > 0 || !plan.inplace()) return declared;
         boolean aliased = switch (plan.collective()) {
             case ALLGATHER -> buffer.equals(Buffer.INPUT);
-            case REDUCESCATTER, ALLREDUCE, BROADCAST, REDUCE -> buffer.equals(Buffer.OUTPUT);
+            case REDUCESCATTER, ALLREDUCE, ALLTOALL, BROADCAST, REDUCE -> buffer.equals(Buffer.OUTPUT);
             default -> false;
         };
         if (!aliased) return declared;

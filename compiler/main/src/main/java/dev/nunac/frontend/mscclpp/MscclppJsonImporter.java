@@ -6,6 +6,7 @@ import dev.nunac.diag.ErrorKind;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.BufferKind;
 import dev.nunac.ir.Collective;
+import dev.nunac.ir.Dep;
 import dev.nunac.ir.IrVerifier;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
@@ -109,17 +110,36 @@ public final class MscclppJsonImporter {
             if (type != null && buf == null) d.error(rb.get("type").pos(), "buffer type must be i, o or s, found '" + type + "'");
             remotes.add(new Resources.RemoteBuffer(rank, buf));
         }
+        List<Integer> semaphores = new ArrayList<>();
+        for (JsonNode sem : m.array("semaphores", true)) {
+            if (!Members.isObject(sem, "a semaphore", d)) continue;
+            JsonNode init = sem.get("init_value");
+            semaphores.add(init == null ? 0 : new Members(sem, "semaphore", d).integer("init_value", 0));
+        }
         if (d.errorCount() > before) return null;
-        Resources res = new Resources(k, peers, switches, remotes, Map.of(), Map.of());
+        Resources res = new Resources(k, peers, switches, remotes, semaphores.size(), Map.of(), Map.of());
         List<JsonNode> tbs = m.array("threadblocks", false);
         if (tbs.size() > limits.maxThreadblocksPerRank()) {
             throw new CompileException(ErrorKind.PLAN, g.get("threadblocks").pos(), "gpu " + k + " has more than "
                     + limits.maxThreadblocksPerRank() + " threadblocks (raise the limit with --limit threadblocks=N)");
         }
+        List<List<OpLowering.Draft>> drafts = new ArrayList<>();
+        List<Integer> channels = new ArrayList<>();
+        for (int t = 0; t < tbs.size(); t++) {
+            List<OpLowering.Draft> steps = new ArrayList<>();
+            channels.add(threadblock(tbs.get(t), t, res, steps));
+            drafts.add(steps);
+        }
+        if (d.errorCount() > before) return null;
+        List<List<List<Dep>>> deps = SyncEdges.of(k, drafts, semaphores, d);
         List<Threadblock> out = new ArrayList<>();
         for (int t = 0; t < tbs.size(); t++) {
-            Threadblock tb = threadblock(tbs.get(t), t, res);
-            if (tb != null) out.add(tb);
+            List<Step> steps = new ArrayList<>(drafts.get(t).size());
+            for (OpLowering.Draft s : drafts.get(t)) {
+                steps.add(new Step(steps.size(), s.op(), s.src(), s.dst(), s.peer(), deps.get(t).get(steps.size()), false,
+                        s.pos(), s.channel()));
+            }
+            out.add(new Threadblock(t, -1, -1, channels.get(t), steps, tbs.get(t).pos()));
         }
         List<Buffer> buffers = new ArrayList<>(List.of(new Buffer(Buffer.INPUT, BufferKind.INPUT, chunks[0]),
                 new Buffer(Buffer.OUTPUT, BufferKind.OUTPUT, chunks[1])));
@@ -158,22 +178,18 @@ public final class MscclppJsonImporter {
         }
     }
 
-    private Threadblock threadblock(JsonNode t, int k, Resources gpuRes) {
-        if (!Members.isObject(t, "a threadblock", d)) return null;
+    /** Lowers a threadblock's operations into {@code drafts}; returns its own channel. */
+    private int threadblock(JsonNode t, int k, Resources gpuRes, List<OpLowering.Draft> drafts) {
+        if (!Members.isObject(t, "a threadblock", d)) return 0;
         Members m = new Members(t, "threadblock " + k, d);
         int id = m.integer("id", 0);
         if (id != Members.BAD && id != k) d.error(t.get("id").pos(), "threadblock " + k + " has id " + id + "; ids must equal positions");
         Map<String, List<Integer>> channels = idLists(m.array("channels", true), "channel_type", "channel_ids");
         Map<String, List<Integer>> remote = idLists(m.array("remote_buffer_refs", true), "access_channel_type", "remote_buffer_ids");
         Resources res = gpuRes.forThreadblock(channels, remote);
-        List<OpLowering.Draft> drafts = new ArrayList<>();
         OpLowering lowering = new OpLowering(res, d, drafts);
         for (JsonNode op : m.array("ops", false)) lowering.lower(op, 0);
-        List<Step> steps = new ArrayList<>(drafts.size());
-        for (OpLowering.Draft s : drafts) {
-            steps.add(new Step(steps.size(), s.op(), s.src(), s.dst(), s.peer(), List.of(), false, s.pos(), s.channel()));
-        }
-        return new Threadblock(k, -1, -1, firstChannelOrdinal(res, channels), steps, t.pos());
+        return firstChannelOrdinal(res, channels);
     }
 
     private static int firstChannelOrdinal(Resources res, Map<String, List<Integer>> channels) {

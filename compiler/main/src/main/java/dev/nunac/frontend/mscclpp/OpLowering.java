@@ -15,8 +15,11 @@ import java.util.Set;
  * copies become COPY, PUT (remote destination) or GET (remote source); reductions accumulate
  * into their first local destination (REDUCE for a local operand, GET_REDUCE for a remote one)
  * and then copy or put the result to the other destinations; packet variants move the same
- * chunks; signal and wait name the channel's peer; barriers, flushes and semaphore operations
- * carry no data and become NOP. A {@code pipeline} lowers its nested operations once.
+ * chunks; signal and wait name the channel's peer; flushes and MSCCL++'s {@code nop} (a
+ * synchronisation inside one threadblock) carry no data and become NOP. Barriers and semaphore
+ * operations order threadblocks of one GPU: they become NOP steps marked with a {@link Sync},
+ * which {@link SyncEdges} turns into dependency edges once the whole GPU is lowered. A
+ * {@code pipeline} lowers its nested operations once.
  *
  * <p>A threadblock group ({@code tbg_info}) splits one operation's bytes among its members,
  * below the chunk unit the IR tracks. The member with {@code tb_id} 0 carries the whole data
@@ -26,16 +29,41 @@ import java.util.Set;
  */
 final class OpLowering {
     /** A lowered step before its threadblock gives it an index. */
-    record Draft(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos, int channel) {
+    record Draft(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos, int channel, Sync sync) {
+        Draft(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos, int channel) {
+            this(op, src, dst, peer, pos, channel, null);
+        }
+
         Draft(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos) {
-            this(op, src, dst, peer, pos, -1);
+            this(op, src, dst, peer, pos, -1, null);
+        }
+
+        static Draft sync(Sync sync, SourcePos pos) {
+            return new Draft(OpKind.NOP, null, null, -1, pos, -1, sync);
+        }
+
+        boolean movesData() {
+            return src != null || dst != null;
+        }
+    }
+
+    /**
+     * A synchronisation between threadblocks of one GPU, on a NOP step: a semaphore release or
+     * acquire (of every semaphore in {@code ids}), or one half of a barrier: every participant
+     * arrives, then leaves once all {@code count} participants have arrived.
+     */
+    record Sync(Kind kind, List<Integer> ids, int count) {
+        enum Kind { RELEASE, ACQUIRE, ARRIVE, LEAVE }
+
+        Sync {
+            ids = List.copyOf(ids);
         }
     }
 
     /** A signal or wait's peer and the connection it travels on ({@link Resources#connection}). */
     private record Link(int peer, int connection) {}
 
-    private static final Set<String> NOPS = Set.of("nop", "barrier", "flush", "sem_acquire", "sem_release");
+    private static final Set<String> NOPS = Set.of("nop", "flush");
     private static final Set<String> SIGNALS = Set.of("signal", "rlxsignal");
     private static final Set<String> WAITS = Set.of("wait", "rlxwait");
     private static final Set<String> COPIES = Set.of("put", "pws", "pwsf", "get", "copy", "ppkt", "rppkt", "cpkt", "upkt",
@@ -68,7 +96,7 @@ final class OpLowering {
         if (!name.equals("pipeline") && groupMemberOtherThanFirst(op)) {
             for (int i = from; i < out.size(); i++) {
                 Draft s = out.get(i);
-                if (s.op() != OpKind.SIGNAL && s.op() != OpKind.WAIT) out.set(i, new Draft(OpKind.NOP, null, null, -1, s.pos()));
+                if (s.movesData()) out.set(i, new Draft(OpKind.NOP, null, null, -1, s.pos()));
             }
         }
     }
@@ -93,6 +121,27 @@ final class OpLowering {
             for (JsonNode nested : m.array("ops", false)) lower(nested, depth + 1);
         } else if (NOPS.contains(name)) {
             out.add(new Draft(OpKind.NOP, null, null, -1, op.pos()));
+        } else if (name.equals("sem_acquire") || name.equals("sem_release")) {
+            List<Integer> ids = new ArrayList<>();
+            for (JsonNode id : m.array("semaphore_ids", false)) {
+                int i = m.integer(id, "semaphore_ids", 0);
+                if (i == Members.BAD) continue;
+                if (i >= res.semaphores()) {
+                    d.error(id.pos(), "semaphore id " + i + " names no semaphore of gpu " + res.rank() + " (it has "
+                            + res.semaphores() + ")");
+                } else {
+                    ids.add(i);
+                }
+            }
+            Sync.Kind kind = name.equals("sem_acquire") ? Sync.Kind.ACQUIRE : Sync.Kind.RELEASE;
+            out.add(Draft.sync(new Sync(kind, ids, 0), op.pos()));
+        } else if (name.equals("barrier")) {
+            int id = m.integer("barrier_id", 0);
+            String countKey = op.get("nthread_blocks") != null ? "nthread_blocks" : "num_threadblocks";
+            int count = m.integer(countKey, 1);
+            if (id == Members.BAD || count == Members.BAD) return;
+            out.add(Draft.sync(new Sync(Sync.Kind.ARRIVE, List.of(id), count), op.pos()));
+            out.add(Draft.sync(new Sync(Sync.Kind.LEAVE, List.of(id), count), op.pos()));
         } else if (SIGNALS.contains(name) || WAITS.contains(name)) {
             for (Link l : links(m, chType)) {
                 out.add(new Draft(SIGNALS.contains(name) ? OpKind.SIGNAL : OpKind.WAIT, null, null, l.peer(), op.pos(), l.connection()));

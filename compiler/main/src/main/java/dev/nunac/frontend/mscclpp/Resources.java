@@ -6,17 +6,18 @@ import java.util.Map;
 /**
  * What a threadblock's operations refer to by index: the gpu's channels per type (memory,
  * port: the peer rank of each; switch: the buffer and rank group) and its remote buffers, seen
- * through the threadblock's own lists ({@code channels}, {@code remote_buffer_refs}).
+ * through the threadblock's own lists ({@code channels}, {@code remote_buffer_refs}); and how
+ * many semaphores the gpu declares.
  */
 record Resources(int rank, Map<String, List<Integer>> peers, List<SwitchChannel> switches,
-                 List<RemoteBuffer> remoteBuffers, Map<String, List<Integer>> tbChannels,
+                 List<RemoteBuffer> remoteBuffers, int semaphores, Map<String, List<Integer>> tbChannels,
                  Map<String, List<Integer>> tbRemoteBuffers) {
     record SwitchChannel(String buffer, List<Integer> ranks) {}
 
     record RemoteBuffer(int rank, String buffer) {}
 
     Resources forThreadblock(Map<String, List<Integer>> channels, Map<String, List<Integer>> remote) {
-        return new Resources(rank, peers, switches, remoteBuffers, channels, remote);
+        return new Resources(rank, peers, switches, remoteBuffers, semaphores, channels, remote);
     }
 
     /** The gpu-level channel behind an operation's {@code channel_ids} entry; -1 when out of range. */

@@ -9,6 +9,8 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.frontend.SourceText;
+import dev.nunac.ir.Buffer;
+import dev.nunac.ir.BufferLayout;
 import dev.nunac.ir.Collective;
 import dev.nunac.ir.IrPrinter;
 import dev.nunac.ir.Limits;
@@ -222,5 +224,16 @@ class DslConstructsTest {
         CompileException e = assertThrows(CompileException.class,
                 () -> parse("program \"x\" collective allreduce(" + deep + ") { }"));
         assertTrue(e.diagnostics().get(0).message().startsWith("nesting deeper than 256 levels"), e.getMessage());
+    }
+
+    @Test
+    void inPlaceAllToAllWritesItsOutputOverItsInput() {
+        // MSCCL++'s in-place all-to-all: output[p] is input[p], so each rank stages what it receives
+        // and overwrites its input slot only after sending what was there.
+        Plan p = parse("param n = 4; program \"x\" collective alltoall(n, inplace = true) { buffer stage[n];"
+                + " for r in 0 .. n { for q in 0 .. n { if (q != r) { chunk(r, input, q).copy(q, stage, r, sendtb = q, recvtb = r); } } }"
+                + " for q in 0 .. n { for r in 0 .. n { if (q != r) { chunk(q, stage, r).copy(q, output, r, tb = r); } } } }");
+        assertChecks(p);
+        assertEquals(Buffer.INPUT, BufferLayout.resolve(p, 1, Buffer.OUTPUT, 2).buffer());
     }
 }

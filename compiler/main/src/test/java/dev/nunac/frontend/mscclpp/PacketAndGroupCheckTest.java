@@ -141,4 +141,24 @@ class PacketAndGroupCheckTest {
         assertEquals(1, p.rank(1).tb(0).steps().get(0).channel());
         assertEquals(List.of(), check(json));
     }
+
+    @Test
+    void inPlaceAllToAllAliasesOutputAndInput() {
+        // Each gpu puts input[peer] into the peer's scratch, signals, waits, and copies the peer's
+        // chunk from its own scratch over input[peer]: output == input, as MSCCL++ defines in-place.
+        String gpus = "";
+        for (int g = 0; g < 2; g++) {
+            int peer = 1 - g;
+            gpus += (g == 0 ? "" : ",") + "{\"id\": " + g + ", \"input_chunks\": 2, \"output_chunks\": 2, \"scratch_chunks\": 1,"
+                    + " \"channels\": [{\"channel_type\": \"memory\", \"connected_to\": [" + peer + "]}],"
+                    + " \"remote_buffers\": [{\"rank\": " + peer + ", \"type\": \"s\", \"access_channel_types\": [\"memory\"]}],"
+                    + " \"threadblocks\": [" + tb(0, "[0]", op("put", local("i", peer), remote(0), ""), sync("signal", 0),
+                    sync("wait", 0), op("copy", local("s", 0), local("i", peer), "")) + "]}";
+        }
+        String json = "{\"name\": \"p\", \"collective\": \"alltoall\", \"protocol\": \"Simple\", \"inplace\": true, \"gpus\": ["
+                + gpus + "]}";
+        assertEquals(List.of(), check(json));
+        assertTrue(check(json.replace("\"inplace\": true", "\"inplace\": false")).get(0)
+                .startsWith("postcondition of alltoall fails at rank 0, output[0]: expected input chunk 0 of rank 0, found nothing"));
+    }
 }

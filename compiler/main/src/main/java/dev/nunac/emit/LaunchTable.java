@@ -10,7 +10,7 @@ import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
 import dev.nunac.ir.Transfers;
-import dev.nunac.passes.access.ChunkSpace;
+import dev.nunac.ir.ChunkSpace;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.realise.Realised;

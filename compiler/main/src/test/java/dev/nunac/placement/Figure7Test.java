@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.nunac.Nunac;
 import dev.nunac.driver.CompileResult;
-import dev.nunac.passes.access.ChunkSpace;
+import dev.nunac.ir.ChunkSpace;
 import dev.nunac.passes.alloc.LogicalGroup;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.passes.place.PlacementOptions;

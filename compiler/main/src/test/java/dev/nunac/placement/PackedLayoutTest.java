@@ -9,7 +9,7 @@ import dev.nunac.driver.Driver;
 import dev.nunac.frontend.SourceText;
 import dev.nunac.frontend.dsl.DslFrontEnd;
 import dev.nunac.ir.Limits;
-import dev.nunac.passes.access.ChunkSpace;
+import dev.nunac.ir.ChunkSpace;
 import dev.nunac.passes.access.TbAccess;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.passes.place.Placement;

@@ -1,5 +1,6 @@
 package dev.nunac.passes.access;
 
+import dev.nunac.ir.ChunkSpace;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.OpKind;
 import dev.nunac.ir.Plan;

@@ -1,5 +1,6 @@
 package dev.nunac.passes.access;
 
+import dev.nunac.ir.ChunkSpace;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.pass.Compilation;
 import dev.nunac.pass.Key;

@@ -1,7 +1,7 @@
 package dev.nunac.passes.access;
 
 /**
- * What one threadblock touches: the paper's (gpu, tb, C_tb). Chunk ids are {@link ChunkSpace}
+ * What one threadblock touches: the paper's (gpu, tb, C_tb). Chunk ids are {@link dev.nunac.ir.ChunkSpace}
  * ids, sorted and unique. {@code local} are chunks on the threadblock's own rank, {@code remote}
  * on other ranks (a send's or put's destination, a get's source). {@code moved} counts the
  * chunks its steps move (the basis of its request demand); {@code peer} is the rank it mainly

@@ -2,7 +2,7 @@ package dev.nunac.passes.check;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.ir.BufferLayout;
-import dev.nunac.passes.access.ChunkSpace;
+import dev.nunac.ir.ChunkSpace;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.Dep;
 import dev.nunac.ir.OpKind;

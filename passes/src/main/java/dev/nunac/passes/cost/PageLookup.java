@@ -1,7 +1,7 @@
 package dev.nunac.passes.cost;
 
 import dev.nunac.ir.ChunkRef;
-import dev.nunac.passes.access.ChunkSpace;
+import dev.nunac.ir.ChunkSpace;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.passes.place.Placement;
 import java.util.List;

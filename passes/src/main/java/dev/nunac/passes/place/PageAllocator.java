@@ -1,6 +1,6 @@
 package dev.nunac.passes.place;
 
-import dev.nunac.passes.access.ChunkSpace;
+import dev.nunac.ir.ChunkSpace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

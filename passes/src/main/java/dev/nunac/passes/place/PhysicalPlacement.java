@@ -7,7 +7,7 @@ import dev.nunac.pass.Compilation;
 import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
 import dev.nunac.passes.access.Accesses;
-import dev.nunac.passes.access.ChunkSpace;
+import dev.nunac.ir.ChunkSpace;
 import dev.nunac.passes.access.TbAccess;
 import dev.nunac.passes.alloc.LogicalGroup;
 import dev.nunac.passes.alloc.LogicalGroups;

@@ -1,9 +1,5 @@
-package dev.nunac.passes.access;
+package dev.nunac.ir;
 
-import dev.nunac.ir.Buffer;
-import dev.nunac.ir.BufferLayout;
-import dev.nunac.ir.Plan;
-import dev.nunac.ir.RankPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

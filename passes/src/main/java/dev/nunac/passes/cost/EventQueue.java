@@ -3,15 +3,20 @@ package dev.nunac.passes.cost;
 import java.util.Arrays;
 
 /**
- * A binary min-heap of events on primitive arrays, ordered by time and then by insertion, so
- * runs are deterministic. Payloads are kept in a parallel object array.
+ * A 4-ary min-heap of events on primitive arrays, ordered by time and then by insertion, so
+ * runs are deterministic. The heap holds each event's time, sequence number and slot; the
+ * payload, threadblock and version of a slot sit in side arrays and never move, and freed slots
+ * are reused. Four children per node halve the depth of a binary heap, and a node's children
+ * share a cache line: the queue of a large plan holds hundreds of thousands of parcels.
  */
 final class EventQueue {
     private double[] time = new double[1024];
     private long[] seq = new long[1024];
+    private int[] slotAt = new int[1024];
     private Object[] what = new Object[1024];
     private int[] tb = new int[1024], version = new int[1024];
-    private int size;
+    private int[] freeSlots = new int[1024];
+    private int size, slots, freeCount;
     private long next;
     // the last polled event
     double t;
@@ -27,57 +32,68 @@ final class EventQueue {
             int n = size * 2;
             time = Arrays.copyOf(time, n);
             seq = Arrays.copyOf(seq, n);
+            slotAt = Arrays.copyOf(slotAt, n);
+        }
+        int slot = freeCount > 0 ? freeSlots[--freeCount] : newSlot();
+        what[slot] = payload;
+        tb[slot] = threadblock;
+        version[slot] = ver;
+        long s = next++;
+        int i = size++;
+        while (i > 0) {
+            int p = (i - 1) >>> 2;
+            if (time[p] < at || (time[p] == at && seq[p] < s)) break;
+            time[i] = time[p];
+            seq[i] = seq[p];
+            slotAt[i] = slotAt[p];
+            i = p;
+        }
+        time[i] = at;
+        seq[i] = s;
+        slotAt[i] = slot;
+    }
+
+    private int newSlot() {
+        if (slots == what.length) {
+            int n = slots * 2;
             what = Arrays.copyOf(what, n);
             tb = Arrays.copyOf(tb, n);
             version = Arrays.copyOf(version, n);
+            freeSlots = Arrays.copyOf(freeSlots, n);
         }
-        int i = size++;
-        long s = next++;
-        while (i > 0) {
-            int p = (i - 1) >>> 1;
-            if (time[p] < at || (time[p] == at && seq[p] < s)) break;
-            move(p, i);
-            i = p;
-        }
-        set(i, at, s, payload, threadblock, ver);
+        return slots++;
     }
 
     void poll() {
         t = time[0];
-        w = what[0];
-        tbOf = tb[0];
-        versionOf = version[0];
+        int slot = slotAt[0];
+        w = what[slot];
+        tbOf = tb[slot];
+        versionOf = version[slot];
+        what[slot] = null;
+        freeSlots[freeCount++] = slot;
         int last = --size;
+        if (last == 0) return;
         double lt = time[last];
         long ls = seq[last];
-        Object lw = what[last];
-        int ltb = tb[last], lv = version[last];
-        what[last] = null;
+        int lslot = slotAt[last];
         int i = 0;
         while (true) {
-            int c = 2 * i + 1;
+            int c = 4 * i + 1;
             if (c >= last) break;
-            if (c + 1 < last && (time[c + 1] < time[c] || (time[c + 1] == time[c] && seq[c + 1] < seq[c]))) c++;
-            if (lt < time[c] || (lt == time[c] && ls < seq[c])) break;
-            move(c, i);
-            i = c;
+            int end = Math.min(c + 4, last);
+            int m = c;
+            for (int j = c + 1; j < end; j++) {
+                if (time[j] < time[m] || (time[j] == time[m] && seq[j] < seq[m])) m = j;
+            }
+            if (lt < time[m] || (lt == time[m] && ls < seq[m])) break;
+            time[i] = time[m];
+            seq[i] = seq[m];
+            slotAt[i] = slotAt[m];
+            i = m;
         }
-        if (last > 0) set(i, lt, ls, lw, ltb, lv);
-    }
-
-    private void move(int from, int to) {
-        time[to] = time[from];
-        seq[to] = seq[from];
-        what[to] = what[from];
-        tb[to] = tb[from];
-        version[to] = version[from];
-    }
-
-    private void set(int i, double at, long s, Object payload, int threadblock, int ver) {
-        time[i] = at;
-        seq[i] = s;
-        what[i] = payload;
-        tb[i] = threadblock;
-        version[i] = ver;
+        time[i] = lt;
+        seq[i] = ls;
+        slotAt[i] = lslot;
     }
 }

@@ -47,9 +47,4 @@ final class Route {
         for (int i = from; i < n; i++) s += svc[i] + lat[i];
         return s;
     }
-
-    /** A parcel of {@code m} flits on a copy of this route, its head and tail ready at {@code t0}. */
-    Parcel parcel(double m, double t0, Object owner) {
-        return new Parcel(Arrays.copyOf(server, n), Arrays.copyOf(svc, n), Arrays.copyOf(lat, n), storeStage, m, t0, owner);
-    }
 }

@@ -314,7 +314,7 @@ public final class Simulator {
                     case 1 -> routes.remoteLoad(rt, t.rank, t.cu, t.peer, keySrc[k] < 0 ? 0 : keySrc[k], keyDst[k], keyExit[k]);
                     default -> routes.local(rt, t.rank, t.cu, keySrc[k], keyDst[k]);
                 }
-                Parcel p = rt.parcel(weight[k], now, t);
+                Parcel p = parcel().load(rt, weight[k], now, t);
                 t.inFlight++;
                 p.advance(sv.free, sv.busy, now + cfg.horizonNs());
                 issued = Math.max(issued, p.issueTail);
@@ -339,14 +339,25 @@ public final class Simulator {
             else queue.add(p.head, -1, 0, p);
         }
 
+        /** Finished parcels, for reuse. */
+        final java.util.ArrayDeque<Parcel> spare = new java.util.ArrayDeque<>();
+
+        Parcel parcel() {
+            Parcel p = spare.poll();
+            return p != null ? p : new Parcel();
+        }
+
         /** A parcel's tail is in memory: record its latencies; the last one delivers the transfer. */
         void arrived(Parcel p) {
             Transfer t = (Transfer) p.owner;
             t.delivered = Math.max(t.delivered, p.tail);
-            release(t.rank * topo.cus().size() + t.cu, p.m, p.tail);
             // One-way store latency: from the store's issue at the CU until the flit is written in
             // the destination stack (the memory access included).
             if (t.kind != 2) hist.addSpread(p.head - p.headStore, p.tail - p.tailStore, p.m);
+            double flits = p.m, tail = p.tail;
+            p.owner = null;
+            spare.push(p);
+            release(t.rank * topo.cus().size() + t.cu, flits, tail);
             t.inFlight--;
             if (t.inFlight > 0 || t.nextFlit < t.flits) return;
             if (t.kind == 0) {

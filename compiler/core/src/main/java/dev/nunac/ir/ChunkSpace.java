@@ -16,6 +16,7 @@ public final class ChunkSpace {
 
     private final Plan plan;
     private final List<Storage> storages = new ArrayList<>();
+    private final List<Storage> view = java.util.Collections.unmodifiableList(storages);
     private final List<Map<String, Storage>> byRank = new ArrayList<>();
     private final int size;
     /** Per rank, every buffer name with its aliasing resolved once: id = base + index. */
@@ -81,8 +82,9 @@ public final class ChunkSpace {
         return size;
     }
 
+    /** The storages in id order (unmodifiable). */
     public List<Storage> storages() {
-        return List.copyOf(storages);
+        return view;
     }
 
     /** The id of chunk {@code index} of {@code buffer} on {@code rank}, aliases resolved. */

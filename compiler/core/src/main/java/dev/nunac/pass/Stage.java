@@ -9,7 +9,6 @@ public enum Stage {
     CHECKED,
     ACCESS_ANALYSED,
     LOGICALLY_ALLOCATED,
-    NAR_SELECTED,
     PLACED,
     REALISED,
     SIMULATED;

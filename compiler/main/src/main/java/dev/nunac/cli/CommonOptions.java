@@ -76,10 +76,16 @@ final class CommonOptions {
     /** --policy, --nar, --size: read back by {@link #placementOptions}. */
     static void addPlacementOptions(Options o) {
         o.addOption(Option.builder().longOpt("policy").hasArg().argName("P")
-                .desc("placement policy: " + dev.nunac.passes.place.Policy.ids() + " (default nap+nar)").get());
+                .desc("placement policy: auto (default: search every policy and granularity and keep the fastest, never"
+                        + " slower than ua), one of " + dev.nunac.passes.place.Policy.ids()
+                        + " (nap+nar is the paper's Algorithm 1 as published), or a comma-separated list to search").get());
         addNarOption(o);
         o.addOption(Option.builder().longOpt("size").hasArg().argName("BYTES")
                 .desc("collective size: bytes of the largest per-rank buffer, e.g. 1048576, 100KB, 1MiB (default 1MiB)").get());
+        o.addOption(Option.builder().longOpt("layout").hasArg().argName("natural|packed")
+                .desc("natural (default): the collective's input and output keep the caller's layout; packed: NUNA-aware placement may"
+                        + " repack chunks smaller than a page in every buffer, as the paper assumes (for a library that stages data in"
+                        + " buffers of its own)").get());
     }
 
     static dev.nunac.topology.Topology topology(CommandLine cl, String command) {
@@ -93,16 +99,11 @@ final class CommonOptions {
     static void addNarOption(Options o) {
         o.addOption(Option.builder().longOpt("nar").hasArg().argName("N|auto|off")
                 .desc("NAR granularity: a granularity the topology supports, off for hashing, or auto (default):"
-                        + " simulate every granularity and keep the fastest").get());
+                        + " try every granularity and keep the fastest").get());
     }
 
     static dev.nunac.passes.place.PlacementOptions placementOptions(CommandLine cl) {
-        var policy = dev.nunac.passes.place.Policy.NAP_NAR;
-        String p = cl.getOptionValue("policy");
-        if (p != null) {
-            policy = dev.nunac.passes.place.Policy.parse(p).orElseThrow(() -> new UsageException(null,
-                    "--policy: unknown policy '" + p + "' (known: " + dev.nunac.passes.place.Policy.ids() + ")"));
-        }
+        java.util.Set<dev.nunac.passes.place.Policy> policies = policies(cl.getOptionValue("policy"), "--policy");
         int nar = dev.nunac.passes.place.PlacementOptions.NAR_DEFAULT;
         String n = cl.getOptionValue("nar");
         if (n != null) {
@@ -119,7 +120,25 @@ final class CommonOptions {
         long size = dev.nunac.passes.place.PlacementOptions.DEFAULT_SIZE;
         String s = cl.getOptionValue("size");
         if (s != null) size = Sizes.parse(s);
-        return new dev.nunac.passes.place.PlacementOptions(policy, nar, size);
+        String layout = cl.getOptionValue("layout", "natural");
+        if (!layout.equals("natural") && !layout.equals("packed")) {
+            throw new UsageException(null, "--layout expects natural or packed, got '" + layout + "'");
+        }
+        return new dev.nunac.passes.place.PlacementOptions(policies, nar, size, layout.equals("packed"));
+    }
+
+    /** A policy list: {@code auto} (or nothing) for all of them, else policy ids separated by commas. */
+    static java.util.Set<dev.nunac.passes.place.Policy> policies(String list, String option) {
+        if (list == null || list.trim().equals("auto")) return dev.nunac.passes.place.Policy.all();
+        java.util.Set<dev.nunac.passes.place.Policy> out = java.util.EnumSet.noneOf(dev.nunac.passes.place.Policy.class);
+        for (String p : list.split(",")) {
+            if (p.isBlank()) continue;
+            if (p.trim().equals("auto")) return dev.nunac.passes.place.Policy.all();
+            out.add(dev.nunac.passes.place.Policy.parse(p).orElseThrow(() -> new UsageException(null, option + ": unknown policy '"
+                    + p.trim() + "' (known: auto, " + dev.nunac.passes.place.Policy.ids() + ")")));
+        }
+        if (out.isEmpty()) throw new UsageException(null, option + ": no policy given (known: auto, " + dev.nunac.passes.place.Policy.ids() + ")");
+        return out;
     }
 
     /** Reads a plan with the command line's -D overrides and --limit bounds. */

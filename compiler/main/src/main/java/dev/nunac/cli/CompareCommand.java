@@ -1,6 +1,7 @@
 package dev.nunac.cli;
 
 import dev.nunac.driver.CompileResult;
+import dev.nunac.passes.search.SearchResult;
 import dev.nunac.driver.Driver;
 import dev.nunac.emit.Floorplan;
 import dev.nunac.emit.OutputFiles;
@@ -19,7 +20,7 @@ import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 
-/** {@code nunac compare PLAN --topo T --sizes 100KB,1MB,...}: every policy x size, simulated. */
+/** {@code nunac compare PLAN --topo T --sizes 100KB,1MB,...}: the default search and every policy, at every size. */
 final class CompareCommand implements Command {
     static final String NAME = "compare";
 
@@ -30,7 +31,7 @@ final class CompareCommand implements Command {
 
     @Override
     public String summary() {
-        return "simulate a plan under every policy and size: time and speedup over UA";
+        return "estimate a plan under every policy and size: time and speedup over UA";
     }
 
     @Override
@@ -45,12 +46,12 @@ final class CompareCommand implements Command {
         o.addOption(Option.builder().longOpt("sizes").hasArg().argName("LIST")
                 .desc("collective sizes, comma-separated, e.g. 100KB,1MB,10MB (bytes of the largest per-rank buffer)").get());
         o.addOption(Option.builder().longOpt("policies").hasArg().argName("LIST")
-                .desc("policies to compare (default all: " + Policy.ids() + ")").get());
+                .desc("policies to compare beside auto, the default search (default all: " + Policy.ids() + ")").get());
         CommonOptions.addNarOption(o);
         o.addOption(Option.builder().longOpt("csv").desc("print CSV instead of a table").get());
         o.addOption(Option.builder().longOpt("plot").desc("also write speedup.svg (speedup over UA per policy and size) and"
-                + " store-latency.svg (UA and NAP+NAR at the first size) into the output folder").get());
-        o.addOption(Option.builder().longOpt("svg").desc("also write floorplans.svg: UA and NAP+NAR side by side at the first size").get());
+                + " store-latency.svg (UA and the search's choice at the first size) into the output folder").get());
+        o.addOption(Option.builder().longOpt("svg").desc("also write floorplans.svg: UA and the search's choice side by side at the first size").get());
         o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("folder for --plot and --svg (default out)").get());
         return o;
     }
@@ -65,39 +66,34 @@ final class CompareCommand implements Command {
         if (sizes.isEmpty()) throw new UsageException(NAME, "--sizes: no sizes given");
         List<Policy> policies = new ArrayList<>(Arrays.asList(Policy.values()));
         String ps = cl.getOptionValue("policies");
-        if (ps != null) {
-            policies.clear();
-            for (String p : ps.split(",")) {
-                if (p.isBlank()) continue;
-                policies.add(Policy.parse(p).orElseThrow(() -> new UsageException(NAME,
-                        "--policies: unknown policy '" + p.trim() + "' (known: " + Policy.ids() + ")")));
-            }
-        }
+        if (ps != null) policies = new ArrayList<>(CommonOptions.policies(ps, "--policies"));
         PlacementOptions base = CommonOptions.placementOptions(cl);
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
-        List<PolicyComparison.Cell> cells = PolicyComparison.run(plan, topo, policies, sizes, base.nar());
+        CompileResult compiled = Driver.compile(plan, topo, PlacementOptions.auto(base.nar(), sizes.get(0)), false, null, null);
+        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), true);
+        List<String> rows = new ArrayList<>(List.of(PolicyComparison.AUTO));
+        for (Policy p : policies) rows.add(p.id());
         if (cl.hasOption("csv")) io.out().print(PolicyComparison.csv(cells));
         else {
-            io.out().printf(java.util.Locale.ROOT, "%s on %s, %d ranks, %d threadblocks: simulated completion time, speedup over ua,"
-                    + " NAR granularity%n", plan.name(), topo.name(), plan.ranks(), plan.threadblockCount());
-            io.out().print(PolicyComparison.table(cells, policies, sizes, Sizes::format));
+            io.out().printf(java.util.Locale.ROOT, "%s on %s, %d ranks, %d threadblocks: estimated completion time, speedup over ua,"
+                    + " NAR granularity (auto: the default search over every policy)%n", plan.name(), topo.name(), plan.ranks(),
+                    plan.threadblockCount());
+            io.out().print(PolicyComparison.table(cells, rows, sizes, Sizes::format));
         }
         if (cl.hasOption("plot") || cl.hasOption("svg")) {
             OutputFiles out = new OutputFiles();
+            // UA and the default search's choice at the first size
+            SearchResult first = compiled.search();
+            List<CompileResult> both = List.of(Driver.with(compiled, first.choosing(first.baseline()), compiled.options()), compiled);
             if (cl.hasOption("plot")) {
-                out.add("speedup.svg", speedupPlot(plan, topo, cells, policies, sizes));
-                out.add("store-latency.svg", latencyPlot(plan, topo, sizes.get(0), base.nar()));
+                out.add("speedup.svg", speedupPlot(plan, topo, cells, rows, sizes));
+                out.add("store-latency.svg", latencyPlot(plan, topo, sizes.get(0), both));
             }
             if (cl.hasOption("svg")) {
-                List<CompileResult> both = new ArrayList<>();
                 List<java.util.Map<String, Double>> util = new ArrayList<>();
-                for (Policy p : List.of(Policy.UA, Policy.NAP_NAR)) {
-                    CompileResult r = Driver.compile(plan, topo, new PlacementOptions(p, base.nar(), sizes.get(0)), false, null, null);
-                    both.add(r);
-                    util.add(portUtilisation(Driver.simulate(r, SimConfig.defaults())));
-                }
+                for (CompileResult r : both) util.add(portUtilisation(Driver.simulate(r, SimConfig.defaults())));
                 out.add("floorplans.svg", Floorplan.sideBySide(both, util));
             }
             List<Path> written = out.writeTo(Path.of(cl.getOptionValue("o", "out")));
@@ -106,30 +102,30 @@ final class CompareCommand implements Command {
         return 0;
     }
 
-    static String speedupPlot(Plan plan, Topology topo, List<PolicyComparison.Cell> cells, List<Policy> policies, List<Long> sizes) {
+    static String speedupPlot(Plan plan, Topology topo, List<PolicyComparison.Cell> cells, List<String> rows, List<Long> sizes) {
         List<String> xs = sizes.stream().map(Sizes::format).toList();
         List<Plots.Series> series = new ArrayList<>();
-        for (Policy p : policies) {
+        for (String row : rows) {
             double[] y = new double[sizes.size()];
             for (int i = 0; i < sizes.size(); i++) {
                 y[i] = Double.NaN;
-                for (PolicyComparison.Cell c : cells) if (c.policy() == p && c.sizeBytes() == sizes.get(i)) y[i] = c.speedupOverUa();
+                for (PolicyComparison.Cell c : cells) if (c.row().equals(row) && c.sizeBytes() == sizes.get(i)) y[i] = c.speedupOverUa();
             }
-            series.add(new Plots.Series(p.id(), y));
+            series.add(new Plots.Series(row, y));
         }
         return Plots.lineChart(plan.name() + " on " + topo.name() + ", " + plan.ranks() + " ranks: speedup over UA",
                 "collective size", "speedup over UA", xs, series, 1.0);
     }
 
-    static String latencyPlot(Plan plan, Topology topo, long size, int nar) {
+    /** Store-latency histograms of the given compilations (UA and the search's choice). */
+    static String latencyPlot(Plan plan, Topology topo, long size, List<CompileResult> results) {
         List<Plots.Histogram> hs = new ArrayList<>();
-        for (Policy p : List.of(Policy.UA, Policy.NAP_NAR)) {
-            CompileResult r = Driver.compile(plan, topo, new PlacementOptions(p, nar, size), false, null, null);
+        for (CompileResult r : results) {
             double[][] bins = Driver.simulate(r, SimConfig.defaults()).histogram().coarse(20);
             if (bins.length == 0) continue;
             long[] counts = new long[bins.length];
             for (int i = 0; i < bins.length; i++) counts[i] = Math.round(bins[i][1]);
-            hs.add(new Plots.Histogram(p.id(), bins[0][0], 20, counts));
+            hs.add(new Plots.Histogram(r.search().chosen().candidate().id(), bins[0][0], 20, counts));
         }
         return Plots.histogram(plan.name() + " on " + topo.name() + ", " + Sizes.format(size) + ": one-way store latency",
                 "latency (ns)", hs);

@@ -2,20 +2,19 @@ package dev.nunac.cli;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
+import dev.nunac.driver.Tuning;
 import dev.nunac.emit.Emission;
 import dev.nunac.emit.Output;
 import dev.nunac.emit.OutputFiles;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Pipeline;
 import dev.nunac.passes.place.PlacementOptions;
-import dev.nunac.passes.place.PlacementStats;
-import dev.nunac.passes.place.Policy;
+import dev.nunac.emit.Report;
 import dev.nunac.topology.Topology;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
@@ -39,7 +38,8 @@ final class CompileCommand implements Command {
 
     @Override
     public String usage() {
-        return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy P] [--nar N|auto|off] [-o DIR] [--emit LIST]";
+        return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy auto|P] [--nar N|auto|off] [--tune NAME=v1,v2,...]"
+                + " [-o DIR] [--emit LIST]";
     }
 
     @Override
@@ -52,6 +52,9 @@ final class CompileCommand implements Command {
         o.addOption(Option.builder().longOpt("dump-after").hasArg().argName("PASS")
                 .desc("print the IR or the pass's result after PASS: " + String.join(", ", Driver.PIPELINE.names())).get());
         o.addOption(Option.builder().longOpt("timings").desc("print the time of each stage to standard error").get());
+        o.addOption(Option.builder().longOpt("tune").hasArg().argName("NAME=v1,v2,...")
+                .desc("search a plan parameter jointly with policy and granularity, e.g. --tune tbs_per_peer=1,4,16 (repeatable;"
+                        + " .msccl plans; off by default)").get());
         return o;
     }
 
@@ -68,20 +71,27 @@ final class CompileCommand implements Command {
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
-        CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter,
-                (pass, text) -> io.out().print(text));
+        String[] tune = cl.getOptionValues("tune");
+        CompileResult r;
+        if (tune != null) {
+            if (dumpAfter != null) throw new UsageException(NAME, "--dump-after and --tune: choose one");
+            r = Tuning.run(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl), Tuning.parse(List.of(tune)), topo, opts).result();
+            io.out().println(r.tuning());
+        } else {
+            r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter, (pass, text) -> io.out().print(text));
+        }
         long tPlaced = System.nanoTime();
-        Supplier<PlacementStats> ua = () -> opts.policy() == Policy.UA ? r.placement().stats()
-                : Driver.placeAgain(r, new PlacementOptions(Policy.UA, opts.nar(), opts.sizeBytes())).stats();
         OutputFiles out = new OutputFiles();
-        Emission.render(r, emit, ua).forEach((o, text) -> out.add(o.file, text));
+        Emission.render(r, emit).forEach((o, text) -> out.add(o.file, text));
         Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
         List<Path> written = out.writeTo(dir);
         if (cl.hasOption("timings")) {
             Timings.print(io, in.topologyNanos(), in.planNanos(), r.nanosByPass(), System.nanoTime() - tPlaced);
         }
-        io.err().println("nunac: " + plan.name() + " on " + topo.name() + ", policy " + r.placement().policy().id()
-                + ", NAR " + r.nar().label() + ": wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
+        io.out().println(Report.headline(r));
+        String note = Report.notice(r);
+        if (note != null) io.out().println(note);
+        io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
         return 0;
     }
 

@@ -79,9 +79,12 @@ public final class PaperReproduction {
         return sim(topo, plan, p, size, nar);
     }
 
-    /** Places the plan on {@code t} under the policy and simulates it with the default settings. */
+    /**
+     * Places the plan on {@code t} under the policy and simulates it with the default settings.
+     * Chunks smaller than a page may be packed into pages in every buffer, as the paper assumes.
+     */
     public static SimResult sim(Topology t, Plan plan, Policy p, long size, int nar) {
-        CompileResult r = Driver.compile(plan, t, new PlacementOptions(p, nar, size), false, null, null);
+        CompileResult r = Driver.compile(plan, t, new PlacementOptions(p, nar, size).withRepack(true), false, null, null);
         return Driver.simulate(r, SimConfig.defaults());
     }
 

@@ -2,71 +2,82 @@ package dev.nunac.compare;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
-import dev.nunac.ir.Plan;
-import dev.nunac.passes.cost.SimConfig;
-import dev.nunac.passes.cost.SimResult;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
-import dev.nunac.topology.Topology;
+import dev.nunac.passes.search.SearchResult;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
-/** Simulated time of a plan under several policies and sizes, with the speedup over UA. */
+/**
+ * A plan under several policies and sizes, each timed by the placement search restricted to that
+ * policy (its best granularity), beside the default search over all of them ({@code auto}), with
+ * the speedup over UA. The plan is checked, analysed and allocated once; only the search runs per
+ * row and size.
+ */
 public final class PolicyComparison {
-    /** One policy at one size: the chosen NAR granularity and the simulated completion time. */
-    public record Cell(Policy policy, long sizeBytes, int granularity, double timeNs, double speedupOverUa) {}
+    /** The row name of the default search over every policy. */
+    public static final String AUTO = "auto";
+
+    /**
+     * One row at one size: the candidate the search chose, its estimated time, the speedup over UA
+     * (by the same model) and whether the simulator decided.
+     */
+    public record Cell(String row, long sizeBytes, String chosen, int granularity, double timeNs, double speedupOverUa,
+                       boolean simulated) {}
 
     private PolicyComparison() {}
 
-    public static List<Cell> run(Plan plan, Topology topo, List<Policy> policies, List<Long> sizes, int nar) {
+    /** Rows: {@code auto} when {@code withAuto}, then the policies in order. */
+    public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean withAuto) {
         List<Cell> out = new ArrayList<>();
         for (long size : sizes) {
-            double ua = Double.NaN;
-            List<Cell> row = new ArrayList<>();
-            for (Policy p : policies) {
-                Timed t = time(plan, topo, p, size, nar);
-                row.add(new Cell(p, size, t.granularity(), t.timeNs(), 0));
-            }
-            for (Cell c : row) if (c.policy() == Policy.UA) ua = c.timeNs();
-            if (Double.isNaN(ua)) ua = time(plan, topo, Policy.UA, size, nar).timeNs();
-            for (Cell c : row) out.add(new Cell(c.policy(), size, c.granularity(), c.timeNs(), ua / c.timeNs()));
+            if (withAuto) out.add(cell(AUTO, size, search(compiled, Policy.all(), nar, size)));
+            for (Policy p : policies) out.add(cell(p.id(), size, search(compiled, EnumSet.of(p), nar, size)));
         }
         return List.copyOf(out);
     }
 
-    public record Timed(int granularity, double timeNs) {}
-
-    public static Timed time(Plan plan, Topology topo, Policy p, long size, int nar) {
-        CompileResult r = Driver.compile(plan, topo, new PlacementOptions(p, nar, size), false, null, null);
-        SimResult s = Driver.simulate(r, SimConfig.defaults());
-        return new Timed(r.nar().granularity(), s.completionNs());
+    public static SearchResult search(CompileResult compiled, Set<Policy> policies, int nar, long size) {
+        return Driver.searchAgain(compiled, new PlacementOptions(policies, nar, size));
     }
 
-    /** Rows: policies; columns: sizes; each cell the time in µs and the speedup over UA. */
-    public static String table(List<Cell> cells, List<Policy> policies, List<Long> sizes, java.util.function.LongFunction<String> fmt) {
+    static Cell cell(String row, long size, SearchResult s) {
+        return new Cell(row, size, s.chosen().candidate().id(), s.chosen().placement().granularity(), s.chosenNs(), s.speedup(),
+                s.simulated());
+    }
+
+    /** Rows: policies; columns: sizes; each cell the time in µs, the speedup over UA and the granularity. */
+    public static String table(List<Cell> cells, List<String> rows, List<Long> sizes, java.util.function.LongFunction<String> fmt) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-10s", "policy"));
-        for (long s : sizes) sb.append(String.format(Locale.ROOT, " %24s", fmt.apply(s)));
+        for (long s : sizes) sb.append(String.format(Locale.ROOT, " %25s", fmt.apply(s)));
         sb.append('\n');
-        for (Policy p : policies) {
-            sb.append(String.format(Locale.ROOT, "%-10s", p.id()));
+        for (String row : rows) {
+            sb.append(String.format(Locale.ROOT, "%-10s", row));
             for (long s : sizes) {
                 for (Cell c : cells) {
-                    if (c.policy() == p && c.sizeBytes() == s) {
-                        sb.append(String.format(Locale.ROOT, " %11.3f us %5.2fx k=%-2d", c.timeNs() / 1000, c.speedupOverUa(), c.granularity()));
+                    if (c.row().equals(row) && c.sizeBytes() == s) {
+                        sb.append(String.format(Locale.ROOT, " %11.3f us %5.2fx k=%-2d%s", c.timeNs() / 1000, c.speedupOverUa(), c.granularity(),
+                                c.simulated() ? " " : "~"));
                     }
                 }
             }
             sb.append('\n');
         }
+        for (Cell c : cells) {
+            if (c.row().equals(AUTO)) sb.append(String.format(Locale.ROOT, "auto at %s: %s%n", fmt.apply(c.sizeBytes()), c.chosen()));
+        }
+        if (cells.stream().anyMatch(c -> !c.simulated())) sb.append("~ analytic estimate (too large to simulate within the search's budget)\n");
         return sb.toString();
     }
 
     public static String csv(List<Cell> cells) {
-        StringBuilder sb = new StringBuilder("policy,size_bytes,nar_granularity,time_ns,speedup_over_ua\n");
+        StringBuilder sb = new StringBuilder("policy,size_bytes,chosen,nar_granularity,time_ns,speedup_over_ua,model\n");
         for (Cell c : cells) {
-            sb.append(String.format(Locale.ROOT, "%s,%d,%d,%.3f,%.4f%n", c.policy().id(), c.sizeBytes(), c.granularity(), c.timeNs(),
-                    c.speedupOverUa()));
+            sb.append(String.format(Locale.ROOT, "%s,%d,%s,%d,%.3f,%.4f,%s%n", c.row(), c.sizeBytes(), c.chosen(), c.granularity(),
+                    c.timeNs(), c.speedupOverUa(), c.simulated() ? "simulation" : "analytic"));
         }
         return sb.toString();
     }

@@ -10,28 +10,36 @@ import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.alloc.LogicalAllocation;
 import dev.nunac.passes.alloc.LogicalGroups;
 import dev.nunac.passes.check.CheckPass;
-import dev.nunac.passes.nar.NarChoice;
-import dev.nunac.passes.nar.NarSelection;
-import dev.nunac.passes.place.PhysicalPlacement;
+import dev.nunac.passes.cost.SimConfig;
+import dev.nunac.passes.cost.SimResult;
+import dev.nunac.passes.cost.Simulator;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.TopologyInput;
 import dev.nunac.passes.realise.Realisation;
 import dev.nunac.passes.realise.Realised;
+import dev.nunac.passes.search.PlacementSearch;
+import dev.nunac.passes.search.SearchResult;
 import dev.nunac.topology.Topology;
 import java.util.function.BiConsumer;
 
-/** Runs the compile pipeline on a plan: check, access analysis, allocation, NAR, placement, realisation. */
+/** Runs the compile pipeline on a plan: check, access analysis, allocation, placement search, realisation. */
 public final class Driver {
     private Driver() {}
 
     /** The passes in order; the pipeline verifies the order when built. */
     public static final Pipeline PIPELINE = Pipeline.of(new CheckPass(), new AccessAnalysis(), new LogicalAllocation(),
-            new NarSelection(), new PhysicalPlacement(), new Realisation());
+            new PlacementSearch(), new Realisation());
 
-    /** Runs the cost model on a finished compilation. */
-    public static dev.nunac.passes.cost.SimResult simulate(CompileResult r, dev.nunac.passes.cost.SimConfig cfg) {
-        return dev.nunac.passes.cost.Simulator.simulate(r.plan(), r.accesses(), r.placement(), r.topology(), cfg);
+    /** Runs the cost model on a placement of a finished compilation. */
+    public static SimResult simulate(CompileResult r, Placement p, SimConfig cfg) {
+        return Simulator.simulate(r.plan(), r.accesses(), p, r.topology(), cfg);
+    }
+
+    /** The chosen placement's simulation: the search's own when it ran one, else a new run. */
+    public static SimResult simulate(CompileResult r, SimConfig cfg) {
+        SimResult s = r.simulated();
+        return s != null && cfg.equals(SimConfig.defaults()) ? s : simulate(r, r.placement(), cfg);
     }
 
     public static CompileResult compile(Plan plan, Topology topo, PlacementOptions options, boolean verify,
@@ -43,19 +51,21 @@ public final class Driver {
         PIPELINE.run(c, verify, dumpAfter, dump);
         diags.throwIfErrors(ErrorKind.PLAN);
         return new CompileResult(c.plan(), topo, options, c.get(Accesses.KEY), c.get(LogicalGroups.KEY),
-                c.get(NarChoice.KEY), c.get(Placement.KEY), c.get(Realised.KEY),
-                c.find(NarSelection.CHOSEN_SIMULATION).filter(s -> c.get(Placement.KEY).granularity() == c.get(NarChoice.KEY).granularity())
-                        .orElse(null),
+                c.get(SearchResult.KEY), c.get(Realised.KEY),
                 java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(c.timings())));
     }
 
+    /** The compilation as if the search had come to {@code search}: its chosen placement realised. */
+    public static CompileResult with(CompileResult r, SearchResult search, PlacementOptions options) {
+        return new CompileResult(r.plan(), r.topology(), options, r.accesses(), r.groups(), search,
+                Realisation.realise(r.plan(), search.chosen().placement(), r.topology()), r.nanosByPass());
+    }
+
     /**
-     * Places an already compiled plan again under another policy, reusing its check, access
-     * analysis and logical allocation (which no policy changes): for the baselines a report
-     * compares against.
+     * The search again on a compiled plan under other options (another size, other policies),
+     * reusing its check, access analysis and logical allocation, which no option changes.
      */
-    public static Placement placeAgain(CompileResult r, PlacementOptions options) {
-        NarChoice nar = NarSelection.select(r.topology(), options, r.plan(), r.accesses(), r.groups());
-        return PhysicalPlacement.place(r.plan(), r.accesses(), r.groups(), nar, r.topology(), options);
+    public static SearchResult searchAgain(CompileResult r, PlacementOptions options) {
+        return PlacementSearch.search(r.input(), r.groups(), options);
     }
 }

@@ -111,8 +111,8 @@ public final class Floorplan {
     private static void panel(Svg svg, CompileResult r, Layout l, double ox, double oy, Map<String, Double> util) {
         Topology topo = r.topology();
         double x0 = ox + EDGE + PAD, y0 = oy + TITLE + EDGE;
-        String title = r.plan().name() + " on " + topo.name() + " — " + r.placement().policy().id() + ", NAR "
-                + r.nar().label();
+        String title = r.plan().name() + " on " + topo.name() + " — " + r.search().chosen().candidate().id()
+                + (r.placement().direct() ? ", port per peer" : r.placement().granularity() == 1 ? ", hashed over all ports" : "");
         svg.text(ox + PAD, oy + 18, 14, "start", title);
         svg.text(ox + PAD, oy + 34, 11, "start", "#555555", "rank 0 of " + r.plan().ranks() + ": "
                 + r.realised().ranks().get(0).slotOfTb().length + " threadblocks; mean CU->port hops "
@@ -185,7 +185,7 @@ public final class Floorplan {
 
     private static void ports(Svg svg, CompileResult r, Layout l, double x0, double y0, Map<String, Double> util) {
         Topology topo = r.topology();
-        int k = r.nar().direct() ? 1 : r.placement().granularity();
+        int k = r.placement().direct() ? 1 : r.placement().granularity();
         Map<Integer, Integer> perRouter = new TreeMap<>();
         int planes = topo.scaleUpPorts().size();
         for (Port p : topo.ports()) {
@@ -198,7 +198,7 @@ public final class Floorplan {
             if (p.plane() < 0) {
                 fill = "#000000";
                 what = p.kind().name().toLowerCase(java.util.Locale.ROOT) + " port " + p.id();
-            } else if (r.nar().direct()) {
+            } else if (r.placement().direct()) {
                 fill = color(p.plane());
                 what = "port " + p.id() + " (plane " + p.plane() + ")";
             } else if (k > 1) {
@@ -246,7 +246,7 @@ public final class Floorplan {
         boolean direct = false;
         for (CompileResult r : rs) {
             k = Math.max(k, r.placement().granularity());
-            direct |= r.nar().direct();
+            direct |= r.placement().direct();
         }
         String label = direct ? "CU and port colour: the scale-up port (plane) the threadblocks use" : "CU and port colour: NAR domain";
         svg.text(x, y + 10, 10, "start", label);

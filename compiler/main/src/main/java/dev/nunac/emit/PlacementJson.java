@@ -6,7 +6,8 @@ import dev.nunac.passes.cost.CriticalStep;
 import dev.nunac.passes.cost.LatencyStats;
 import dev.nunac.passes.cost.SimResult;
 import dev.nunac.passes.cost.Utilisation;
-import dev.nunac.passes.nar.NarChoice;
+import dev.nunac.passes.search.Scored;
+import dev.nunac.passes.search.SearchResult;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.place.PlacementStats;
@@ -18,15 +19,17 @@ import java.util.Map;
 
 /**
  * placement.json: the canonical, versioned placement (schema: docs/schema/placement.schema.json).
- * Per rank the launch grid, each threadblock's CU, mask, NAR domain, logical group and grid
- * slot, the per-domain stream masks, and per buffer the page → stack and page → domain maps.
+ * The search's decision (the chosen candidate, its estimate against UA and the ideal bound,
+ * every candidate's estimates); per rank the launch grid, each threadblock's CU, mask, NAR domain,
+ * logical group and grid slot, the per-domain stream masks, and per buffer its layout and the
+ * page → stack and page → domain maps.
  */
 public final class PlacementJson {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     private PlacementJson() {}
 
-    public static String emit(CompileResult r, PlacementStats baseline) {
+    public static String emit(CompileResult r) {
         Map<String, Object> root = new TreeMap<>();
         root.put("schema", "nunac-placement");
         root.put("version", VERSION);
@@ -51,11 +54,13 @@ public final class PlacementJson {
         root.put("size_bytes", r.options().sizeBytes());
         root.put("chunk_bytes", pl.chunkBytes());
         root.put("page_bytes", pl.pageBytes());
-        root.put("nar", nar(r.nar()));
+        root.put("granularity", pl.granularity());
+        root.put("direct", pl.direct());
+        root.put("search", search(r.search()));
         root.put("ranks", ranks(r));
         Map<String, Object> summary = new TreeMap<>();
-        summary.put(pl.policy().id(), stats(pl.stats()));
-        if (baseline != null) summary.put("ua", stats(baseline));
+        summary.put("chosen", stats(pl.stats()));
+        summary.put("ua", stats(r.baseline().stats()));
         summary.put("logical_groups", r.groups().groups().size());
         if (r.simulated() != null) summary.put("simulated", simulated(r.simulated()));
         root.put("summary", summary);
@@ -83,10 +88,19 @@ public final class PlacementJson {
     /** Servers listed in the simulation summary, busiest first (nunac simulate --csv has them all). */
     static final int BUSIEST = 5;
 
-    private static Map<String, Object> nar(NarChoice n) {
+    /** The decision: what was chosen, by which model, against UA and the ideal bound, and every candidate. */
+    private static Map<String, Object> search(SearchResult s) {
         List<Object> cands = new ArrayList<>();
-        for (NarChoice.Candidate c : n.candidates()) cands.add(obj("granularity", c.granularity(), "estimate_ns", c.estimateNs()));
-        return obj("granularity", n.granularity(), "direct", n.direct(), "reason", n.reason(), "candidates", cands);
+        for (Scored c : s.candidates()) {
+            Map<String, Object> m = obj("id", c.candidate().id(), "policy", c.candidate().policy().id(),
+                    "granularity", c.candidate().granularity(), "refined", c.candidate().refined(), "analytic_ns", c.analyticNs());
+            if (c.wasSimulated()) m.put("simulated_ns", c.simulated().ns());
+            cands.add(m);
+        }
+        return obj("chosen", s.chosen().candidate().id(), "model", s.modelName(), "estimate_ns", s.chosenNs(),
+                "ua_ns", s.baselineNs(), "speedup_over_ua", s.speedup(), "ideal_ns", s.ideal().ns(), "ideal_limit", s.ideal().limit(),
+                "fraction_of_ideal", s.fractionOfIdeal(), "worthwhile", !s.marginal(), "searched", s.searched(), "reason", s.reason(),
+                "candidates", cands);
     }
 
     /** A JSON object from alternating keys and values (CanonicalJson sorts the keys). */
@@ -137,7 +151,8 @@ public final class PlacementJson {
                 bm.put("pages", pm.stack().length);
                 bm.put("stack", pm.stack());
                 bm.put("domain", pm.domain());
-                if (pm.slot() != null) bm.put("layout", pm.slot());
+                bm.put("layout", pm.layout().id());
+                if (pm.slot() != null) bm.put("slots", pm.slot());
                 bufs.add(bm);
             }
             rm.put("buffers", bufs);

@@ -23,7 +23,8 @@ public final class SimulationText {
         sb.append(String.format(Locale.ROOT, "plan        %s (%s, %d ranks, %d threadblocks)%n", r.plan().name(),
                 r.plan().collective().id(), r.plan().ranks(), r.plan().threadblockCount()));
         sb.append(String.format(Locale.ROOT, "topology    %s%n", r.topology().name()));
-        sb.append(String.format(Locale.ROOT, "policy      %s, NAR %s (%s)%n", r.placement().policy().id(), r.nar().label(), r.nar().reason()));
+        sb.append(String.format(Locale.ROOT, "placement   %s, NAR %s (%s)%n", r.search().chosen().candidate().id(), r.search().granularityLabel(),
+                r.search().reason()));
         sb.append(String.format(Locale.ROOT, "size        %d bytes, %d bytes per chunk%n%n", r.options().sizeBytes(), r.placement().chunkBytes()));
         sb.append(String.format(Locale.ROOT, "completion  %.1f ns%n", s.completionNs()));
         LatencyStats l = s.storeLatency();

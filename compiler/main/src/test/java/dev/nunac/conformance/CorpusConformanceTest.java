@@ -46,9 +46,8 @@ class CorpusConformanceTest {
     /** The topology of the table's placement columns. */
     static final String TABLE_TOPOLOGY = "nuna-4die";
 
-    /** One corpus file: its plan, the checker's verdict, and the nuna-4die placements (NAP+NAR and UA). */
-    record Row(String dir, String file, Plan plan, String check, Map<String, CompileResult> napNar, CompileResult ua,
-               double speedup) {}
+    /** One corpus file: its plan, the checker's verdict, and its default compile on each topology. */
+    record Row(String dir, String file, Plan plan, String check, Map<String, CompileResult> compiled) {}
 
     static Row row(String dir, Path f) {
         Plan p = PlanLoader.load(f, Map.of(), Limits.DEFAULT);
@@ -56,27 +55,15 @@ class CorpusConformanceTest {
         CheckPass.check(p, d);
         String check = d.hasErrors() ? "fails: " + d.all().get(0).message() : p.collective() == Collective.CUSTOM
                 ? "well-formed (custom)" : "passes";
-        Map<String, CompileResult> napNar = new TreeMap<>();
-        CompileResult ua = null;
-        if (!d.hasErrors()) {
-            for (String t : TOPOLOGIES) napNar.put(t, compile(p, t, Policy.NAP_NAR));
-            ua = compile(p, TABLE_TOPOLOGY, Policy.UA);
-        }
-        return new Row(dir, f.getFileName().toString(), p, check, napNar, ua, ua == null ? Double.NaN : speedup(napNar.get(TABLE_TOPOLOGY), ua));
+        Map<String, CompileResult> compiled = new TreeMap<>();
+        if (!d.hasErrors()) for (String t : TOPOLOGIES) compiled.put(t, compile(p, t));
+        return new Row(dir, f.getFileName().toString(), p, check, compiled);
     }
 
-    /** Simulated UA time over NAP+NAR time (the cost model's estimate for the chosen granularity). */
-    static double speedup(CompileResult nap, CompileResult ua) {
-        double napNs = Double.NaN;
-        for (var c : nap.nar().candidates()) if (c.granularity() == nap.nar().granularity()) napNs = c.estimateNs();
-        if (Double.isNaN(napNs)) napNs = Driver.simulate(nap, dev.nunac.passes.cost.SimConfig.defaults()).completionNs();
-        return Driver.simulate(ua, dev.nunac.passes.cost.SimConfig.defaults()).completionNs() / napNs;
-    }
-
-    static CompileResult compile(Plan p, String topology, Policy policy) {
+    /** The default compile: the placement search over every policy, NAR auto, 1 MiB. */
+    static CompileResult compile(Plan p, String topology) {
         Topology topo = TopologyResolver.resolve(topology);
-        PlacementOptions o = new PlacementOptions(policy, PlacementOptions.NAR_DEFAULT, PlacementOptions.DEFAULT_SIZE);
-        return Driver.compile(p, topo, o, Pipeline.verifyByDefault(), null, null);
+        return Driver.compile(p, topo, PlacementOptions.defaults(), Pipeline.verifyByDefault(), null, null);
     }
 
     private static final Map<String, List<Row>> ROWS = new TreeMap<>();
@@ -95,10 +82,12 @@ class CorpusConformanceTest {
         String want = KNOWN_CHECK_FAILURES.containsKey(r.file()) ? "fails" : "passes";
         assertTrue(r.check().startsWith(want), r.file() + ": " + r.check());
         if (want.equals("passes")) {
-            assertEquals(TOPOLOGIES, List.copyOf(r.napNar().keySet()), r.file());
-            for (CompileResult c : r.napNar().values()) {
+            assertEquals(TOPOLOGIES, List.copyOf(r.compiled().keySet()), r.file());
+            for (CompileResult c : r.compiled().values()) {
                 assertEquals(r.plan().threadblockCount(), c.placement().cuOfTb().length,
                         r.file() + " on " + c.topology().name() + ": every threadblock placed");
+                assertTrue(c.search().speedup() >= 1 - 1e-9, r.file() + " on " + c.topology().name()
+                        + ": the default compile is never estimated slower than UA: " + c.search().summary());
             }
         }
     }
@@ -153,27 +142,32 @@ class CorpusConformanceTest {
         StringBuilder sb = new StringBuilder();
         for (String dir : DIRS) {
             sb.append("\n### ").append(dir).append("\n\n");
-            sb.append("| file | collective | protocol | ranks | threadblocks | steps | checker | NAR | CU→port hops NAP+NAR | CU→port hops UA | est. speedup NAP+NAR / UA |\n");
-            sb.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            sb.append("| file | collective | protocol | ranks | threadblocks | steps | checker | chosen | model | est. time | vs UA |"
+                    + " of ideal | CU→port hops | CU→port hops UA |\n");
+            sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
             for (Row r : rows(dir)) {
                 Plan p = r.plan();
                 String check = KNOWN_CHECK_FAILURES.containsKey(r.file())
                         ? "fails (" + KNOWN_CHECK_FAILURES.get(r.file()) + ")" : r.check();
-                CompileResult nap = r.napNar().get(TABLE_TOPOLOGY);
+                CompileResult c = r.compiled().get(TABLE_TOPOLOGY);
+                var s = c == null ? null : c.search();
                 sb.append("| ").append(r.file()).append(" | ").append(p.collective().id()).append(" | ")
                         .append(p.protocol().id()).append(" | ").append(p.ranks()).append(" | ")
                         .append(p.threadblockCount()).append(" | ").append(p.stepCount()).append(" | ").append(check)
-                        .append(" | ").append(nap == null ? "—" : nap.nar().label())
-                        .append(" | ").append(nap == null ? "—" : hops(nap))
-                        .append(" | ").append(r.ua() == null ? "—" : hops(r.ua()))
-                        .append(" | ").append(Double.isNaN(r.speedup()) ? "—" : String.format(Locale.ROOT, "%.2f×", r.speedup()))
+                        .append(" | ").append(s == null ? "—" : s.chosen().candidate().id())
+                        .append(" | ").append(s == null ? "—" : s.modelName())
+                        .append(" | ").append(s == null ? "—" : String.format(Locale.ROOT, "%.2f µs", s.chosenNs() / 1000))
+                        .append(" | ").append(s == null ? "—" : String.format(Locale.ROOT, "%.2f×", s.speedup()))
+                        .append(" | ").append(s == null ? "—" : String.format(Locale.ROOT, "%.0f %%", 100 * s.fractionOfIdeal()))
+                        .append(" | ").append(c == null ? "—" : hops(c.placement().stats().meanCuPortHops()))
+                        .append(" | ").append(c == null ? "—" : hops(c.baseline().stats().meanCuPortHops()))
                         .append(" |\n");
             }
         }
         return sb.toString();
     }
 
-    static String hops(CompileResult c) {
-        return String.format(Locale.ROOT, "%.2f", c.placement().stats().meanCuPortHops());
+    static String hops(double h) {
+        return String.format(Locale.ROOT, "%.2f", h);
     }
 }

@@ -45,28 +45,30 @@ class Figure7Test {
         assertEquals(2, groups.size());
         assertEquals(List.of(0, 2), groups.get(0).members());
         assertEquals(List.of(1, 3), groups.get(1).members());
-        assertEquals(2, r.nar().granularity());
-        assertArrayEquals(new int[] {0, 1, 0, 1}, r.placement().domainOfTb());
+        assertEquals(2, r.placement().granularity());
+        // Algorithm 1, line 12: nar <- (nar + 1) mod nar_max before each group, from nar = 0
+        assertArrayEquals(new int[] {1, 0, 1, 0}, r.placement().domainOfTb());
 
         // Each threadblock is on the first CU in order of distance to its domain's ports.
         for (int t = 0; t < 4; t++) {
-            int domain = t % 2;
+            int domain = (t + 1) % 2;
             int[] ports = topo.narDomains(2).get(domain).ports();
             int expected = topo.cusByDistance(ports)[0];
             // both ranks place their first threadblock of the domain on the same nearest CU
             assertEquals(expected, r.placement().cuOfTb()[t], "threadblock " + t);
         }
 
-        // Every page of GPU 1's output written by GPU 0's threadblock k sits on the stack nearest domain k's ports.
+        // Every page of GPU 1's output written by GPU 0's threadblock k sits on the stack nearest its domain's ports.
         ChunkSpace space = r.accesses().space();
         PageMap out1 = r.placement().pages().stream().filter(p -> p.rank() == 1 && p.buffer().equals("output")).findFirst().orElseThrow();
         long chunkBytes = r.placement().chunkBytes();
         for (int k = 0; k < 2; k++) {
-            int[] ports = topo.narDomains(2).get(k).ports();
+            int d = (k + 1) % 2;
+            int[] ports = topo.narDomains(2).get(d).ports();
             int nearest = nearestStack(topo, ports);
             int page = (int) ((long) k * chunkBytes / r.placement().pageBytes());
             assertEquals(nearest, out1.stack()[page], "GPU 1 output chunk " + k);
-            assertEquals(k, out1.domain()[page]);
+            assertEquals(d, out1.domain()[page]);
         }
         assertEquals(8, space.size()); // 2 GPUs x output of 4 chunks (input aliased)
         assertEquals(0, r.placement().stats().cuSpills() + r.placement().stats().stackSpills());

@@ -22,7 +22,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sub-page chunks packed by NAP: the slot a chunk gets must put it, whole, in a page whose stack
+ * Sub-page chunks packed by NAP (--layout packed): the slot a chunk gets must put it, whole, in a page whose stack
  * and NAR domain are the ones placement chose for it; the cost model reads the layout through the
  * same {@link PageMap#byteOffset}.
  */
@@ -33,7 +33,7 @@ class PackedLayoutTest {
         var plan = DslFrontEnd.parse(new SourceText("allgather-direct.msccl", text),
                 Map.of("ranks", "8", "tbs_per_peer", "144"), Limits.DEFAULT);
         CompileResult r = Driver.compile(plan, TopologyResolver.resolve("nuna-4die"),
-                new PlacementOptions(Policy.NAP_NAR, 12, 1_000_000), false, null, null);
+                new PlacementOptions(Policy.NAP_NAR, 12, 1_000_000).withRepack(true), false, null, null);
         Placement pl = r.placement();
         long cb = pl.chunkBytes(), pb = pl.pageBytes();
         assertTrue(cb < pb && pb % cb != 0, "the case needs sub-page chunks that do not divide a page: " + cb);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
-/** placement.json of every example × {nuna-4die, mi300x} × {ua, nap+nar} at 8 ranks against golden files. */
+/** placement.json of every example × {nuna-4die, mi300x} × {ua, nap+nar, auto} at 8 ranks against golden files. */
 class PlacementGoldenTest {
     static final List<String> EXAMPLES = List.of("allgather-direct", "allreduce-allpairs", "alltoall-direct",
             "allreduce-ring", "allreduce-hierarchical");
@@ -27,7 +27,7 @@ class PlacementGoldenTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (String ex : EXAMPLES) {
             for (String topo : List.of("nuna-4die", "mi300x")) {
-                for (String policy : List.of("ua", "nap+nar")) {
+                for (String policy : List.of("ua", "nap+nar", "auto")) {
                     String name = ex + "." + topo + "." + policy.replace("+", "-");
                     tests.add(DynamicTest.dynamicTest(name, () -> {
                         Path out = tmp.resolve(name);

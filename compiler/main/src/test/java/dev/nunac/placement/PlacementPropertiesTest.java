@@ -8,7 +8,7 @@ import dev.nunac.driver.CompileResult;
 import dev.nunac.emit.PlacementJson;
 import dev.nunac.passes.access.TbAccess;
 import dev.nunac.passes.place.PageMap;
-import dev.nunac.passes.place.PhysicalPlacement;
+import dev.nunac.passes.place.Placer;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
 import dev.nunac.passes.realise.Realised;
@@ -106,7 +106,7 @@ class PlacementPropertiesTest {
         List<TbAccess> tbs = r.accesses().threadblocks();
         for (int i = 0; i < tbs.size(); i++) {
             long bytes = tbs.get(i).moved() * r.placement().chunkBytes();
-            long demand = Math.max(1, Math.min(window, (bytes + PhysicalPlacement.REQUEST_BYTES - 1) / PhysicalPlacement.REQUEST_BYTES));
+            long demand = Math.max(1, Math.min(window, (bytes + Placer.REQUEST_BYTES - 1) / Placer.REQUEST_BYTES));
             load[tbs.get(i).rank()][r.placement().cuOfTb()[i]] += demand;
         }
         boolean over = false;
@@ -119,8 +119,8 @@ class PlacementPropertiesTest {
 
     @Property(tries = 30)
     void outputIsDeterministic(@ForAll("plans") RandomPlan p, @ForAll("topologies") String t, @ForAll Policy policy) {
-        String a = PlacementJson.emit(compile(p, t, policy, 1 << 20), null);
-        String b = PlacementJson.emit(compile(p, t, policy, 1 << 20), null);
+        String a = PlacementJson.emit(compile(p, t, policy, 1 << 20));
+        String b = PlacementJson.emit(compile(p, t, policy, 1 << 20));
         assertEquals(a, b);
     }
 
@@ -142,7 +142,7 @@ class PlacementPropertiesTest {
         CompileResult napResult = Nunac.compileSource(example, text, defines, topo, new PlacementOptions(Policy.NAP_NAR,
                 PlacementOptions.NAR_DEFAULT, size));
         // when the cost model picks hashing (granularity 1) there is no NAR to be near to
-        if (napResult.nar().granularity() == 1 && !napResult.nar().direct()) return;
+        if (napResult.placement().granularity() == 1 && !napResult.placement().direct()) return;
         double nap = napResult.placement().stats().meanCuPortHops();
         double ua = Nunac.compileSource(example, text, defines, topo, new PlacementOptions(Policy.UA,
                 PlacementOptions.NAR_DEFAULT, size)).placement().stats().meanCuPortHops();

@@ -21,7 +21,9 @@ import java.util.List;
  * For every threadblock, the chunks it reads and writes, local and remote: the paper's workload
  * W = {(gpu, tb, C_tb)}. A send (or put) writes the peer's destination chunk — for a send, the
  * chunk its matching receive stores — and the receive waits on that same chunk, so sender and
- * receiver share it.
+ * receiver share it. Also found: the plan's shared read-only chunks, which two or more
+ * threadblocks read and none writes (an all-gather's own input, read by every peer's sender):
+ * placement need not keep their readers together to keep such a chunk local to them.
  */
 public final class AccessAnalysis extends BasePass {
     public AccessAnalysis() {
@@ -42,12 +44,18 @@ public final class AccessAnalysis extends BasePass {
     public static Accesses analyse(Plan plan, Transfers transfers) {
         ChunkSpace space = new ChunkSpace(plan);
         List<TbAccess> out = new ArrayList<>(plan.threadblockCount());
-        IntBag local = new IntBag(), remote = new IntBag();
+        IntBag local = new IntBag(), remote = new IntBag(), moving = new IntBag();
+        // Per chunk: the last threadblock (1-based number) that read it, how many distinct ones did, and whether any wrote it.
+        int[] lastReader = new int[space.size()], readers = new int[space.size()];
+        boolean[] written = new boolean[space.size()];
+        int tbNumber = 0;
         for (RankPlan rp : plan.rankPlans()) {
             int r = rp.rank();
             for (Threadblock tb : rp.threadblocks()) {
+                tbNumber++;
                 local.clear();
                 remote.clear();
+                moving.clear();
                 long moved = 0;
                 int onePeer = -1;
                 for (Step s : tb.steps()) {
@@ -56,24 +64,47 @@ public final class AccessAnalysis extends BasePass {
                         continue;
                     }
                     moved += s.count();
+                    if (s.op().readsSrc && s.src() != null) {
+                        int rank = s.op() == OpKind.GET || s.op() == OpKind.GET_REDUCE ? s.peer() : r;
+                        for (int i = 0; i < s.src().count(); i++) {
+                            int id = space.id(rank, s.src().buffer(), s.src().index() + i);
+                            if (lastReader[id] != tbNumber) {
+                                lastReader[id] = tbNumber;
+                                readers[id]++;
+                            }
+                        }
+                    }
+                    if (s.dst() != null && (s.op().writesDst || s.op().receives)) mark(space, s.op() == OpKind.PUT ? s.peer() : r, s.dst(), written);
                     add(space, r, s.src(), local, remote);
                     add(space, r, s.dst(), local, remote);
+                    add(space, r, s.src(), moving, moving);
+                    if (s.op() != OpKind.RECV) add(space, r, s.dst(), moving, moving);
                     if (s.op().oneSided() && onePeer < 0) onePeer = s.peer();
                     if (s.op().sends) {
                         Endpoint recv = transfers.receiverOf(new Endpoint(r, tb.id(), s.index()));
                         if (recv != null) {
                             Step rs = plan.rank(recv.rank()).tb(recv.tb()).steps().get(recv.step());
                             // rrs forwards without storing: its data lands where the next hop stores it
-                            if (rs.dst() != null) add(space, r, rs.dst(), local, remote);
+                            if (rs.dst() != null) {
+                                add(space, r, rs.dst(), local, remote);
+                                add(space, r, rs.dst(), moving, moving);
+                                mark(space, recv.rank(), rs.dst(), written);
+                            }
                         }
                     }
                 }
                 int peer = tb.sendPeer() >= 0 ? tb.sendPeer() : onePeer >= 0 ? onePeer : tb.recvPeer();
                 int[] l = local.sortedUnique(), rm = remote.sortedUnique();
-                out.add(new TbAccess(r, tb.id(), merge(l, rm), l, rm, moved, peer));
+                out.add(new TbAccess(r, tb.id(), merge(l, rm), l, rm, moved, peer, moving.sortedUnique()));
             }
         }
-        return new Accesses(space, List.copyOf(out));
+        boolean[] shared = new boolean[space.size()];
+        for (int id = 0; id < shared.length; id++) shared[id] = readers[id] >= 2 && !written[id];
+        return new Accesses(space, List.copyOf(out), shared);
+    }
+
+    private static void mark(ChunkSpace space, int rank, ChunkRef c, boolean[] written) {
+        for (int i = 0; i < c.count(); i++) written[space.id(rank, c.buffer(), c.index() + i)] = true;
     }
 
     /** Adds the chunks of {@code c} to the local or remote set of a threadblock on rank {@code self}. */

@@ -7,8 +7,12 @@ import dev.nunac.pass.Key;
 import dev.nunac.pass.Product;
 import java.util.List;
 
-/** Product of {@link AccessAnalysis}: the chunk space and one entry per threadblock in plan order. */
-public record Accesses(ChunkSpace space, List<TbAccess> threadblocks) implements Product {
+/**
+ * Product of {@link AccessAnalysis}: the chunk space, one entry per threadblock in plan order,
+ * and per chunk id whether it is a shared read-only source (read by two or more threadblocks,
+ * written by none).
+ */
+public record Accesses(ChunkSpace space, List<TbAccess> threadblocks, boolean[] sharedReadOnly) implements Product {
     public static final Key<Accesses> KEY = Key.of("access-analysis", Accesses.class);
 
     @Override

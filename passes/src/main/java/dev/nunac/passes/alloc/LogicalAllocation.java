@@ -18,6 +18,12 @@ import java.util.List;
  *
  * <p>Ties: among groups sharing equally many chunks, the one created first wins. The result is
  * sorted by decreasing number of threadblocks; equal sizes keep creation order.
+ *
+ * <p>{@link #allocate(Accesses, boolean)} with {@code paper = false} is nunac's variant for its
+ * balanced policy: only the chunks a threadblock moves itself join it to a group — not a shared
+ * read-only chunk (an all-gather's input, read by the senders to every peer), nor a chunk it only
+ * receives into (its sender's stores write it) — so a direct all-gather or all-to-all falls into
+ * one group per transfer instead of one group for the whole collective.
  */
 public final class LogicalAllocation extends BasePass {
     public LogicalAllocation() {
@@ -30,6 +36,11 @@ public final class LogicalAllocation extends BasePass {
     }
 
     public static LogicalGroups allocate(Accesses acc) {
+        return allocate(acc, true);
+    }
+
+    public static LogicalGroups allocate(Accesses acc, boolean paper) {
+        boolean[] skip = paper ? new boolean[acc.space().size()] : acc.sharedReadOnly();
         int[] groupOfChunk = new int[acc.space().size()];
         Arrays.fill(groupOfChunk, -1);
         List<List<Integer>> members = new ArrayList<>();
@@ -42,9 +53,10 @@ public final class LogicalAllocation extends BasePass {
             TbAccess tb = acc.threadblocks().get(t);
             if (votes.length < members.size() + 1) votes = Arrays.copyOf(votes, Math.max(votes.length * 2, members.size() + 1));
             int nTouched = 0;
-            for (int ch : tb.chunks()) {
+            int[] binding = paper ? tb.chunks() : tb.moves();
+            for (int ch : binding) {
                 int g = groupOfChunk[ch];
-                if (g < 0) continue;
+                if (g < 0 || skip[ch]) continue;
                 if (votes[g]++ == 0) {
                     if (nTouched == touched.length) touched = Arrays.copyOf(touched, nTouched * 2);
                     touched[nTouched++] = g;
@@ -64,8 +76,8 @@ public final class LogicalAllocation extends BasePass {
             members.get(best).add(t);
             groupOfTb[t] = best;
             int added = 0;
-            for (int ch : tb.chunks()) {
-                if (groupOfChunk[ch] < 0) {
+            for (int ch : binding) {
+                if (groupOfChunk[ch] < 0 && !skip[ch]) {
                     groupOfChunk[ch] = best;
                     added++;
                 }

@@ -34,6 +34,34 @@ public final class Simulator {
         return simulate(plan, acc, pl, topo, SimConfig.defaults());
     }
 
+    /**
+     * A rough count of the events one simulation of the placement takes: per data-moving step,
+     * its batches times the parcels a batch splits into (its sampled flits, bounded by the ports
+     * its traffic spreads over), times the events a parcel takes along its route — about one per
+     * two and a half stages, so more on long routes. Fitted on the corpus plans (within a third);
+     * for work budgets.
+     */
+    public static long work(Plan plan, Placement pl, Topology topo, SimConfig cfg) {
+        int moving = 0;
+        for (var rp : plan.rankPlans()) for (var tb : rp.threadblocks()) for (Step st : tb.steps()) if (Run.movesData(st.op())) moving++;
+        int cap = cfg.batchesPerTransfer(moving);
+        int spread = pl.direct() ? 2 : Math.max(1, topo.scaleUpPorts().size() / Math.max(1, pl.granularity()));
+        double perParcel = 6 + 0.57 * (pl.stats().meanCuPortHops() + pl.stats().meanStackPortHops());
+        double events = 0;
+        for (var rp : plan.rankPlans()) {
+            for (var tb : rp.threadblocks()) {
+                for (Step st : tb.steps()) {
+                    if (!Run.movesData(st.op())) continue;
+                    long flits = Math.max(1, (st.count() * pl.chunkBytes() + cfg.flitBytes() - 1) / cfg.flitBytes());
+                    long batches = Math.min(cap, Math.max(1, flits / cfg.minBatchFlits()));
+                    long perBatch = Math.min(cfg.samplesPerBatch(), Math.min((flits + batches - 1) / batches, spread));
+                    events += batches * perBatch * perParcel;
+                }
+            }
+        }
+        return (long) events;
+    }
+
     /** A transfer in flight: the step, its flits, and the batches still to issue. */
     private static final class Transfer {
         int step, tb, rank, peer, cu;

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Product of {@link PhysicalPlacement}: M_compute (threadblock → CU) and M_memory (page →
+ * The result of {@link Placer}: M_compute (threadblock → CU) and M_memory (page →
  * stack), indexed like {@link Accesses#threadblocks()} (plan order) and the chunk space's
  * storages. {@code domainOfTb} is the NAR domain (or, on direct topologies, the plane of the
  * port to the peer; -1 when the traffic is hashed).
@@ -20,7 +20,7 @@ import java.util.Locale;
 public record Placement(Policy policy, int granularity, boolean direct, long chunkBytes, long pageBytes,
                         int[] cuOfTb, int[] domainOfTb, int[] groupOfTb, List<PageMap> pages,
                         PlacementStats stats) implements Product {
-    public static final Key<Placement> KEY = Key.of("physical-placement", Placement.class);
+    public static final Key<Placement> KEY = Key.of("placement", Placement.class);
 
     @Override
     public void verify(Compilation c, Diagnostics d) {

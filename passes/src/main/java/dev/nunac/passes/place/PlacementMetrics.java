@@ -7,9 +7,9 @@ import dev.nunac.topology.Topology;
 final class PlacementMetrics {
     private PlacementMetrics() {}
 
-    static PlacementStats of(PhysicalPlacement.Placer p) {
+    static PlacementStats of(Placer.Run p) {
         Topology topo = p.topo;
-        HopsMemo hops = new HopsMemo(topo);
+        HopsMemo hops = p.hops;
         double sumCu = 0, maxCu = 0, sumSt = 0, maxSt = 0;
         int nCu = 0, nSt = 0;
         for (int t = 0; t < p.cuOfTb.length; t++) {
@@ -45,34 +45,5 @@ final class PlacementMetrics {
         for (long[] left : p.stackLeft) for (long l : left) maxStackLoad = Math.max(maxStackLoad, 1.0 - (double) l / p.stackBudget);
         return new PlacementStats(nCu == 0 ? 0 : sumCu / nCu, maxCu, nSt == 0 ? 0 : sumSt / nSt, maxSt, p.cuSpills,
                 p.cuOverflows, p.stackSpills, p.stackOverflows, p.pages.conflicts, p.pages.untouched, maxCuLoad, maxStackLoad);
-    }
-
-    /**
-     * Mean hops from a router to a set of ports, memoised per port set: the placer hands out one
-     * array per set ({@code portsOf}: the NIC across boxes, the port to the peer on direct
-     * topologies, else the page's NAR domain, or all ports when hashed), and a plan asks the
-     * same few sets from the same few routers millions of times.
-     */
-    private static final class HopsMemo {
-        private final Topology topo;
-        private final java.util.IdentityHashMap<int[], double[]> bySet = new java.util.IdentityHashMap<>();
-
-        HopsMemo(Topology topo) {
-            this.topo = topo;
-        }
-
-        double mean(int router, int[] ports) {
-            double[] m = bySet.computeIfAbsent(ports, x -> {
-                double[] a = new double[topo.routers().size()];
-                java.util.Arrays.fill(a, Double.NaN);
-                return a;
-            });
-            if (Double.isNaN(m[router])) {
-                long sum = 0;
-                for (int port : ports) sum += topo.hops(router, topo.ports().get(port).router());
-                m[router] = ports.length == 0 ? 0 : (double) sum / ports.length;
-            }
-            return m[router];
-        }
     }
 }

@@ -1,21 +1,66 @@
 package dev.nunac.passes.place;
 
 import dev.nunac.pass.Key;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
- * What the user asked of placement. {@code nar}: {@link #NAR_AUTO} (the default) lets NAR
- * selection place and simulate every supported granularity and keep the fastest, {@link #NAR_OFF} forces baseline hashing, a positive value a granularity.
- * {@code sizeBytes}: the collective's size, i.e. the bytes of the largest per-rank buffer
- * (all-gather's output, all-reduce's input), which fixes the bytes per chunk.
+ * What the user asked of placement. {@code policies}: the policies the placement search may
+ * choose from — all of them by default ({@code --policy auto}), or one ({@code --policy nap+nar}
+ * is the paper's Algorithm 1 and nothing else). {@code nar}: {@link #NAR_AUTO} (the default)
+ * lets the search try every granularity the topology supports, {@link #NAR_OFF} forces baseline
+ * hashing, a positive value one granularity. {@code sizeBytes}: the collective's size, i.e. the
+ * bytes of the largest per-rank buffer (all-gather's output, all-reduce's input), which fixes the
+ * bytes per chunk. {@code repack} ({@code --layout packed}): NUNA-aware memory may repack chunks
+ * smaller than a page in every buffer, the collective's input and output included — the paper's
+ * assumption, for a library that stages the data in buffers it lays out itself; by default the
+ * caller's input and output keep their layout and only scratch buffers are nunac's to lay out.
  */
-public record PlacementOptions(Policy policy, int nar, long sizeBytes) {
+public record PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, boolean repack) {
     public static final Key<PlacementOptions> KEY = Key.of("placement-options", PlacementOptions.class);
     public static final int NAR_AUTO = 0;
     public static final int NAR_DEFAULT = NAR_AUTO;
     public static final int NAR_OFF = -1;
     public static final long DEFAULT_SIZE = 1L << 20;
 
+    public PlacementOptions {
+        if (policies.isEmpty()) throw new IllegalArgumentException("no policy to choose from");
+        policies = Collections.unmodifiableSet(EnumSet.copyOf(policies));
+    }
+
+    public PlacementOptions(Set<Policy> policies, int nar, long sizeBytes) {
+        this(policies, nar, sizeBytes, false);
+    }
+
+    /** One policy, at the granularities {@code nar} allows. */
+    public PlacementOptions(Policy policy, int nar, long sizeBytes) {
+        this(EnumSet.of(policy), nar, sizeBytes);
+    }
+
+    /** The search over every policy: the default. */
+    public static PlacementOptions auto(int nar, long sizeBytes) {
+        return new PlacementOptions(Policy.all(), nar, sizeBytes);
+    }
+
     public static PlacementOptions defaults() {
-        return new PlacementOptions(Policy.NAP_NAR, NAR_DEFAULT, DEFAULT_SIZE);
+        return auto(NAR_DEFAULT, DEFAULT_SIZE);
+    }
+
+    /** True when the search chooses among several policies. */
+    public boolean searches() {
+        return policies.size() > 1;
+    }
+
+    public PlacementOptions withSize(long bytes) {
+        return new PlacementOptions(policies, nar, bytes, repack);
+    }
+
+    public PlacementOptions withPolicies(Set<Policy> ps) {
+        return new PlacementOptions(ps, nar, sizeBytes, repack);
+    }
+
+    public PlacementOptions withRepack(boolean r) {
+        return new PlacementOptions(policies, nar, sizeBytes, r);
     }
 }

@@ -1,10 +1,13 @@
 package dev.nunac.passes.place;
 
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The paper's configurations (§5.3), all served by one placement code path:
+ * How threadblocks and pages are placed, all served by one placement code path. The paper's
+ * configurations (§5.3):
  * <ul>
  * <li>UA: hardware-default threadblock dispatch, round-robin pages, traffic hashed over all ports
  * <li>NUMA: threadblocks near their data (baseline pages)
@@ -12,15 +15,25 @@ import java.util.Optional;
  * <li>NAP*: NUNA-aware threadblocks, baseline pages
  * <li>+NAR: traffic routed through NAR domains instead of hashed over all ports
  * </ul>
+ * and nunac's extension of NAP+NAR, which the paper invites (§4.2.1: "NAP can load-balance them
+ * across the GPU") but does not spell out:
+ * <ul>
+ * <li>BALANCED: a shared read-only chunk does not tie its readers into one logical group;
+ * groups go to the least loaded NAR domain rather than round-robin, and a group larger than a
+ * domain's fair share is split over several; a shared read-only chunk's pages are spread over
+ * the stacks nearest its readers.
+ * </ul>
+ * NAR policies run at any granularity the topology supports, 1 (hashing) included.
  */
 public enum Policy {
-    UA("ua", Compute.DEFAULT, false, false),
-    UA_NAR("ua+nar", Compute.DEFAULT, false, true),
-    NUMA("numa", Compute.NEAR_DATA, false, false),
-    NUMA_NAR("numa+nar", Compute.NEAR_DATA, false, true),
-    NAP("nap", Compute.NEAR_PORTS, true, false),
-    NAP_NAR("nap+nar", Compute.NEAR_PORTS, true, true),
-    NAP_STAR("nap*", Compute.NEAR_PORTS, false, false);
+    UA("ua", Compute.DEFAULT, false, false, false),
+    UA_NAR("ua+nar", Compute.DEFAULT, false, true, false),
+    NUMA("numa", Compute.NEAR_DATA, false, false, false),
+    NUMA_NAR("numa+nar", Compute.NEAR_DATA, false, true, false),
+    NAP("nap", Compute.NEAR_PORTS, true, false, false),
+    NAP_NAR("nap+nar", Compute.NEAR_PORTS, true, true, false),
+    NAP_STAR("nap*", Compute.NEAR_PORTS, false, false, false),
+    BALANCED("balanced", Compute.NEAR_PORTS, true, true, true);
 
     /** How threadblocks are given CUs. */
     public enum Compute { DEFAULT, NEAR_DATA, NEAR_PORTS }
@@ -31,22 +44,35 @@ public enum Policy {
     public final boolean napMemory;
     /** Traffic routed through NAR domains. */
     public final boolean nar;
+    /** nunac's balancing of logical groups over NAR domains (not in the paper). */
+    public final boolean balanced;
 
-    Policy(String id, Compute compute, boolean napMemory, boolean nar) {
+    Policy(String id, Compute compute, boolean napMemory, boolean nar, boolean balanced) {
         this.id = id;
         this.compute = compute;
         this.napMemory = napMemory;
         this.nar = nar;
+        this.balanced = balanced;
     }
 
     public String id() {
         return id;
     }
 
+    /** True for the configurations the paper evaluates; false for nunac's own. */
+    public boolean fromPaper() {
+        return !balanced;
+    }
+
     public static Optional<Policy> parse(String s) {
         String k = s.trim().toLowerCase(Locale.ROOT);
         for (Policy p : values()) if (p.id.equals(k)) return Optional.of(p);
         return Optional.empty();
+    }
+
+    /** Every policy: what the search chooses from by default. */
+    public static Set<Policy> all() {
+        return EnumSet.allOf(Policy.class);
     }
 
     public static String ids() {

@@ -2,16 +2,14 @@ package dev.nunac.passes.place;
 
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
-import dev.nunac.ir.Plan;
-import dev.nunac.pass.Compilation;
-import dev.nunac.pass.BasePass;
-import dev.nunac.pass.Stage;
-import dev.nunac.passes.access.Accesses;
+import dev.nunac.ir.Buffer;
+import dev.nunac.ir.BufferKind;
 import dev.nunac.ir.ChunkSpace;
+import dev.nunac.ir.Plan;
+import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.access.TbAccess;
 import dev.nunac.passes.alloc.LogicalGroup;
 import dev.nunac.passes.alloc.LogicalGroups;
-import dev.nunac.passes.nar.NarChoice;
 import dev.nunac.topology.ComputeUnit;
 import dev.nunac.topology.Nic;
 import dev.nunac.topology.ScaleOut;
@@ -24,55 +22,75 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Physical placement (paper §4.2.2, Algorithm 1) and the baselines of §5.3 from one code path.
+ * Physical placement (paper §4.2.2, Algorithm 1), the baselines of §5.3 and nunac's balanced
+ * variant, from one code path: a pure function of its input, a policy and a NAR granularity.
  *
- * <p>NUNA-aware compute: logical groups in order go round-robin to NAR domains (group i to
- * domain i mod k); on direct topologies a threadblock's ports are the ones that reach its peer,
- * and a peer in another box is reached through the GPU's NIC ports (the GPUDirect RDMA path).
- * Each threadblock takes the first CU, in order of distance to those ports, whose remaining
- * outstanding-request budget fits its demand (its bytes in 256 B requests, capped by the CU's
- * window). NUNA-aware memory: walking the groups again, each chunk not yet placed goes to the
- * nearest stack with in-flight budget left — nearest its threadblock's CU for a local chunk,
- * nearest the receiving ports on the peer for a remote one — and fixes the stack of every page
- * it touches first (first come, first served; sub-page chunks share pages).
+ * <p>NUNA-aware compute: each threadblock's traffic goes through a NAR domain
+ * ({@link DomainAssignment}: round-robin over logical groups for the paper's NAP, balanced for
+ * {@link Policy#BALANCED}); on direct topologies a threadblock's ports are the ones that reach its
+ * peer, and a peer in another box is reached through the GPU's NIC ports (the GPUDirect RDMA
+ * path). Threadblocks, in logical-group order, take the first CU, in order of distance to their
+ * ports, whose remaining outstanding-request budget fits their demand (bytes in 256 B requests,
+ * capped by the CU's window) and that has a threadblock slot left. NUNA-aware memory: walking the
+ * groups again, each chunk not yet placed asks for the nearest stack with in-flight budget left —
+ * nearest its threadblock's CU for a local chunk, nearest the receiving ports on the peer for a
+ * remote one — and {@link PageAllocator} settles pages two chunks ask differently for by cost.
+ * Under the balanced policy a shared read-only chunk's pages are spread over the stacks nearest
+ * its readers instead.
  *
  * <p>Baselines: default compute follows the hardware's dispatch rule (block b to die b mod n,
- * the free CUs of a die in turn, visited in a stride spread over the die); near-data compute takes the CU nearest the stack holding most
- * of the threadblock's local pages; baseline memory deals pages round-robin over the stacks.
+ * the free CUs of a die in turn, visited in a stride spread over the die); near-data compute
+ * takes the CU nearest the stack holding most of the threadblock's local pages; baseline memory
+ * deals pages round-robin over the stacks, in the caller's natural layout.
  */
-public final class PhysicalPlacement extends BasePass {
+public final class Placer {
     /** Bytes per memory request: the budget unit of a CU's outstanding-request window. */
     public static final int REQUEST_BYTES = 256;
 
-    public PhysicalPlacement() {
-        super("physical-placement", Stage.PLACED, Stage.NAR_SELECTED);
+    private Placer() {}
+
+    public static Placement place(PlacementInput in, LogicalGroups groups, Policy policy, int granularity) {
+        return place(in, groups, policy, granularity, null);
     }
 
-    @Override
-    public void run(Compilation c) {
-        NarChoice nar = c.get(NarChoice.KEY);
-        // NAR auto already placed its winner: the same inputs give the same placement, so take it.
-        Placement chosen = c.find(dev.nunac.passes.nar.NarSelection.CHOSEN_PLACEMENT)
-                .filter(p -> p.granularity() == nar.granularity()).orElse(null);
-        c.put(Placement.KEY, chosen != null ? chosen : place(c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY), nar,
-                c.get(TopologyInput.KEY), c.get(PlacementOptions.KEY)));
+    /**
+     * As {@link #place(PlacementInput, LogicalGroups, Policy, int)}, with the NAR domain of each
+     * threadblock given ({@code domains}, indexed like the plan's threadblocks) instead of the
+     * policy's own assignment: for refining a placement. Only policies that place threadblocks
+     * near their ports read it.
+     */
+    public static Placement place(PlacementInput in, LogicalGroups groups, Policy policy, int granularity, int[] domains) {
+        return new Run(in, groups, policy, granularity, domains).run();
     }
 
-    public static Placement place(Plan plan, Accesses acc, LogicalGroups groups, NarChoice nar, Topology topo,
-                                  PlacementOptions opt) {
-        return new Placer(plan, acc, groups, nar, topo, opt).run();
-    }
-
-    /** The bytes of one chunk: the collective size over the chunks of the largest input or output buffer of any rank. */
-    public static long chunkBytes(Accesses acc, long sizeBytes) {
-        int max = 1;
-        for (ChunkSpace.Storage s : acc.space().storages()) {
-            if (s.buffer().equals("input") || s.buffer().equals("output")) max = Math.max(max, s.chunks());
+    /** The domains a policy's own assignment gives the threadblocks (-1: hashed, or none applies). */
+    public static int[] domains(PlacementInput in, LogicalGroups groups, Policy policy, int granularity) {
+        boolean direct = in.topology().scaleUp().model() == ScaleUpModel.DIRECT;
+        int n = in.accesses().threadblocks().size();
+        if (direct || policy.compute != Policy.Compute.NEAR_PORTS || granularity <= 1) {
+            int[] none = new int[n];
+            Arrays.fill(none, -1);
+            return none;
         }
-        return Math.max(1, sizeBytes / max);
+        return policy.balanced ? DomainAssignment.balanced(in, groups, granularity)
+                : DomainAssignment.roundRobin(groups, granularity, n);
     }
 
-    static final class Placer {
+    /** GPUs per box: the scale-out box size, the scale-up pod, or the whole plan. */
+    static int boxSize(Plan plan, Topology topo) {
+        int box = topo.scaleOut().map(ScaleOut::gpusPerBox).orElse(0);
+        if (box <= 0) box = topo.scaleUp().gpus();
+        if (box <= 0) box = plan.ranks();
+        boolean hasNics = topo.scaleOut().map(so -> !so.nics().isEmpty()).orElse(false);
+        if (plan.ranks() > box && !hasNics) {
+            throw new CompileException(ErrorKind.PLAN, plan.pos(), "the plan has " + plan.ranks() + " ranks, but a box of "
+                    + topo.name() + " holds " + box + " GPUs and the topology describes no NIC ports to reach other boxes");
+        }
+        return box;
+    }
+
+    /** One placement being computed; its fields are what {@link PlacementMetrics} reads. */
+    static final class Run {
         final Plan plan;
         final Accesses acc;
         final LogicalGroups groups;
@@ -84,7 +102,8 @@ public final class PhysicalPlacement extends BasePass {
         final long cb, pageBytes, window, stackBudget;
         final long[][] cuLeft, stackLeft, cuSlotsLeft;
         final int[] cuOfTb, domainOfTb, groupOfTb;
-        final List<ChunkSpace.Storage> storages;
+        final int[] given;
+        final boolean repack;
         final PageAllocator pages;
         final boolean[] chunkPlaced;
         final int[] allPorts, nicPorts;
@@ -93,20 +112,23 @@ public final class PhysicalPlacement extends BasePass {
         final Map<Long, int[]> portSets = new HashMap<>();
         final Map<int[], int[]> cuOrders = new java.util.IdentityHashMap<>();
         final Map<int[], int[]> stackOrders = new java.util.IdentityHashMap<>();
+        /** Voters of the page allocator, by number. */
+        final List<Voter> voters = new ArrayList<>();
+        final HopsMemo hops;
         int cuSpills, cuOverflows, stackSpills, stackOverflows;
 
-        Placer(Plan plan, Accesses acc, LogicalGroups groups, NarChoice nar, Topology topo, PlacementOptions opt) {
-            this.plan = plan;
-            this.acc = acc;
+        Run(PlacementInput in, LogicalGroups groups, Policy policy, int granularity, int[] domains) {
+            this.plan = in.plan();
+            this.acc = in.accesses();
             this.groups = groups;
-            this.topo = topo;
-            this.policy = opt.policy();
-            this.k = nar.granularity();
+            this.topo = in.topology();
+            this.policy = policy;
             this.direct = topo.scaleUp().model() == ScaleUpModel.DIRECT;
+            this.k = direct || !policy.nar ? 1 : granularity;
             nCus = topo.cus().size();
             nStacks = topo.stacks().size();
             boxSize = boxSize(plan, topo);
-            cb = chunkBytes(acc, opt.sizeBytes());
+            cb = in.chunkBytes();
             pageBytes = Math.max(1, topo.budgets().pageSize());
             window = Math.max(1, topo.budgets().outstandingPerCu().asLong());
             stackBudget = Math.max(1, topo.budgets().inFlightBytesPerStack().asLong());
@@ -120,24 +142,36 @@ public final class PhysicalPlacement extends BasePass {
             cuOfTb = new int[n];
             domainOfTb = new int[n];
             groupOfTb = new int[n];
-            storages = acc.space().storages();
-            boolean packed = policy.napMemory && cb < pageBytes && singleChunkSteps(plan);
-            pages = new PageAllocator(acc.space(), cb, pageBytes, nStacks, packed, k);
+            given = domains != null ? domains.clone() : Placer.domains(in, groups, policy, k);
+            repack = in.repack();
+            pages = new PageAllocator(acc.space(), cb, pageBytes, nStacks, layouts(), k);
             chunkPlaced = new boolean[acc.space().size()];
             allPorts = topo.scaleUpPorts().stream().mapToInt(p -> p.index()).toArray();
             nicPorts = topo.scaleOut().map(so -> so.nics().stream().mapToInt(Nic::port).toArray()).orElse(new int[0]);
+            hops = new HopsMemo(topo);
         }
 
-        static int boxSize(Plan plan, Topology topo) {
-            int box = topo.scaleOut().map(ScaleOut::gpusPerBox).orElse(0);
-            if (box <= 0) box = topo.scaleUp().gpus();
-            if (box <= 0) box = plan.ranks();
-            boolean hasNics = topo.scaleOut().map(so -> !so.nics().isEmpty()).orElse(false);
-            if (plan.ranks() > box && !hasNics) {
-                throw new CompileException(ErrorKind.PLAN, plan.pos(), "the plan has " + plan.ranks() + " ranks, but a box of "
-                        + topo.name() + " holds " + box + " GPUs and the topology describes no NIC ports to reach other boxes");
+        /**
+         * How each buffer's chunks lie in its pages. The collective's input and output are the
+         * caller's: they keep their natural layout, unless the input allows repacking, when NUNA-aware
+         * memory packs chunks smaller than a page into pages as the paper does ("we pack multiple
+         * chunks into the first-chosen page", §4.2.2). Scratch buffers are nunac's: under the
+         * balanced policy packed when chunks are smaller than a page, else aligned to pages; the
+         * paper's NAP treats them as it treats the rest. Packing needs every step to move one chunk
+         * (it permutes a buffer's chunks). Baseline memory keeps every buffer natural.
+         */
+        PageMap.Layout[] layouts() {
+            List<ChunkSpace.Storage> sts = acc.space().storages();
+            PageMap.Layout[] out = new PageMap.Layout[sts.size()];
+            boolean packable = cb < pageBytes && singleChunkSteps(plan);
+            for (int s = 0; s < out.length; s++) {
+                boolean scratch = Buffer.kindOf(sts.get(s).buffer()) == BufferKind.SCRATCH;
+                PageMap.Layout caller = repack && packable ? PageMap.Layout.PACKED : PageMap.Layout.NATURAL;
+                if (!policy.napMemory) out[s] = PageMap.Layout.NATURAL;
+                else if (!policy.balanced || !scratch) out[s] = caller;
+                else out[s] = packable ? PageMap.Layout.PACKED : PageMap.Layout.ALIGNED;
             }
-            return box;
+            return out;
         }
 
         Placement run() {
@@ -188,25 +222,19 @@ public final class PhysicalPlacement extends BasePass {
             return best;
         }
 
-        /** Group i (in the sorted order) goes to NAR domain i mod k, round-robin. */
-        int domainOfGroup(int i) {
-            return k > 1 ? i % k : 0;
-        }
-
         /** A port set's fair share of {@code n} resources: placing beyond it is a spill. */
         int share(int n, int[] ports) {
             return (int) Math.ceil((double) n * ports.length / Math.max(1, kindCount(ports)));
         }
 
         void nearPorts() {
-            for (int gi = 0; gi < groups.groups().size(); gi++) {
-                int domain = domainOfGroup(gi);
-                for (int m : groups.groups().get(gi).members()) {
+            for (LogicalGroup g : groups.groups()) {
+                for (int m : g.members()) {
                     TbAccess t = acc.threadblocks().get(m);
+                    int domain = given[m];
                     int[] ports = portsOf(t.rank(), t.peer(), domain);
                     int[] order = cuOrders.computeIfAbsent(ports, topo::cusByDistance);
-                    int share = share(nCus, ports);
-                    cuOfTb[m] = take(t.rank(), m, order, share);
+                    cuOfTb[m] = take(t.rank(), m, order, share(nCus, ports));
                     if (ports == nicPorts) domainOfTb[m] = -1;
                     else if (direct) domainOfTb[m] = t.peer() >= 0 ? topo.ports().get(ports[0]).plane() : -1;
                     else domainOfTb[m] = k > 1 ? domain : -1;
@@ -222,7 +250,8 @@ public final class PhysicalPlacement extends BasePass {
         int[] portsOf(int rank, int peer, int domain) {
             boolean cross = peer >= 0 && peer / boxSize != rank / boxSize;
             int g = direct ? Math.max(1, topo.scaleUp().gpus()) : 1;
-            long key = cross ? -1 : direct ? ((long) (rank % g) << 32 | (peer < 0 ? 0xffffffffL : peer % g)) : (1L << 62) + domain;
+            long key = cross ? -1 : direct ? ((long) (rank % g) << 32 | (peer < 0 ? 0xffffffffL : peer % g))
+                    : (1L << 62) + (k > 1 ? domain : -1);
             return portSets.computeIfAbsent(key, x -> computePorts(rank, peer, domain));
         }
 
@@ -239,7 +268,7 @@ public final class PhysicalPlacement extends BasePass {
 
         void defaultDispatch() {
             Map<Integer, int[]> cusOfDie = new HashMap<>();
-            for (ComputeUnit c : topo.cus()) cusOfDie.merge(c.die(), new int[] {c.index()}, PhysicalPlacement::concat);
+            for (ComputeUnit c : topo.cus()) cusOfDie.merge(c.die(), new int[] {c.index()}, Placer::concat);
             cusOfDie.replaceAll((die, cus) -> spread(cus));
             int[] all = spread(topo.cus().stream().mapToInt(ComputeUnit::index).toArray());
             int t = 0;
@@ -282,7 +311,7 @@ public final class PhysicalPlacement extends BasePass {
             int[] votes = new int[nStacks];
             int best = -1;
             for (int ch : a.local()) {
-                int s = stackOfChunk(ch);
+                int s = pages.stackOf(ch);
                 if (s < 0) continue;
                 votes[s]++;
                 if (best < 0 || votes[s] > votes[best] || (votes[s] == votes[best] && s < best)) best = s;
@@ -299,35 +328,130 @@ public final class PhysicalPlacement extends BasePass {
         void roundRobinPages() {
             pages.fillRest(plan.ranks(), false);
             for (int ch = 0; ch < chunkPlaced.length; ch++) {
-                int st = stackOfChunk(ch);
+                int st = pages.stackOf(ch);
                 if (st >= 0) stackLeft[acc.space().rankOf(ch)][st] -= cb;
             }
         }
 
         void napMemory() {
-            for (int gi = 0; gi < groups.groups().size(); gi++) {
-                int domain = domainOfGroup(gi);
-                for (int m : groups.groups().get(gi).members()) {
+            boolean spread = policy.balanced;
+            if (spread) spreadSharedSources();
+            for (LogicalGroup g : groups.groups()) {
+                for (int m : g.members()) {
                     TbAccess t = acc.threadblocks().get(m);
+                    int domain = given[m];
                     int[] own = portsOf(t.rank(), t.peer(), domain);
+                    int cuRouter = topo.cus().get(cuOfTb[m]).router();
                     for (int ch : t.local()) {
-                        if (!chunkPlaced[ch]) {
-                            placeChunk(ch, topo.stacksByDistanceFromCu(cuOfTb[m]), share(nStacks, own), k > 1 && !direct ? domain : -1);
-                        }
+                        if (chunkPlaced[ch]) continue;
+                        int voter = voter(cuRouter, null, null);
+                        placeChunk(ch, topo.stacksByDistanceFromCu(cuOfTb[m]), share(nStacks, own), k > 1 && !direct ? domain : -1, voter);
                     }
                     for (int ch : t.remote()) {
                         if (chunkPlaced[ch]) continue;
                         int q = acc.space().rankOf(ch);
                         int[] ports = portsOf(q, t.rank(), domain);
-                        placeChunk(ch, stacksNear(ports), share(nStacks, ports), k > 1 && !direct && ports != nicPorts ? domain : -1);
+                        int voter = voter(cuRouter, portsOf(t.rank(), q, domain), ports);
+                        placeChunk(ch, stacksNear(ports), share(nStacks, ports), k > 1 && !direct && ports != nicPorts ? domain : -1, voter);
                     }
                 }
             }
+            if (policy.balanced) pages.resolve(this::voteCost);
+            else pages.firstComeFirstServed();
             // Pages no threadblock touches (e.g. an unused tail) are dealt round-robin.
             pages.fillRest(plan.ranks(), true);
         }
 
-        void placeChunk(int ch, int[] prefs, int share, int domain) {
+        /**
+         * Balanced policy: a chunk that several threadblocks of its rank read and none writes is read
+         * by all of them, from the stacks holding its pages, over the NoC links beside those stacks.
+         * Its pages are dealt over the w stacks where the farthest reader is nearest (fewest hops
+         * from the stack to the reader farthest from it; ties by hops summed over the readers), w
+         * chosen to minimise that farthest reader's round trip plus the time one stack's share of all
+         * the reads takes over one link: one stack is nearest, several share the bytes.
+         */
+        void spreadSharedSources() {
+            boolean[] shared = acc.sharedReadOnly();
+            Map<Integer, List<Integer>> readers = new java.util.TreeMap<>();
+            for (int t = 0; t < acc.threadblocks().size(); t++) {
+                for (int ch : acc.threadblocks().get(t).local()) if (shared[ch]) readers.computeIfAbsent(ch, x -> new ArrayList<>()).add(t);
+            }
+            double hopNs = topo.nocFigures().cyclesToNs(topo.nocFigures().hopCycles().value());
+            double linkBw = topo.nocFigures().linkBandwidthGBs().value();
+            for (Map.Entry<Integer, List<Integer>> e : readers.entrySet()) {
+                int ch = e.getKey();
+                List<Integer> rs = e.getValue();
+                if (rs.size() < 2) continue;
+                chunkPlaced[ch] = true;
+                int rank = acc.space().rankOf(ch);
+                int[] farthest = new int[nStacks];
+                long[] sum = new long[nStacks];
+                Integer[] order = new Integer[nStacks];
+                for (int s = 0; s < nStacks; s++) {
+                    order[s] = s;
+                    int sr = topo.stacks().get(s).router();
+                    for (int t : rs) {
+                        int h = topo.hops(sr, topo.cus().get(cuOfTb[t]).router());
+                        farthest[s] = Math.max(farthest[s], h);
+                        sum[s] += h;
+                    }
+                }
+                java.util.Arrays.sort(order, java.util.Comparator.<Integer>comparingInt(s -> farthest[s]).thenComparingLong(s -> sum[s])
+                        .thenComparingInt(s -> s));
+                int n = pages.pageCount(ch);
+                int best = order[0];
+                if (n <= 1) { // one page, or a packed chunk: the whole chunk where its farthest reader is nearest
+                    stackLeft[rank][best] -= cb;
+                    pages.vote(ch, best, -1, voter(topo.stacks().get(best).router(), null, null));
+                    continue;
+                }
+                double reads = (double) rs.size() * cb;
+                int width = 1;
+                double bestCost = Double.POSITIVE_INFINITY;
+                for (int w = 1; w <= Math.min(Math.min(4, nStacks), n); w++) {
+                    double cost = 2 * farthest[order[w - 1]] * hopNs + reads / w / linkBw;
+                    if (cost < bestCost - 1e-9) {
+                        bestCost = cost;
+                        width = w;
+                    }
+                }
+                for (int j = 0; j < n; j++) {
+                    int st = order[j % width];
+                    stackLeft[rank][st] -= Math.min(cb, pageBytes);
+                    pages.votePage(ch, j, st, -1, voter(topo.stacks().get(st).router(), null, null));
+                }
+            }
+        }
+
+        /**
+         * A chunk's traffic, as the page allocator weighs it: from the router of the CU that moves it
+         * (or reads it) to the ports it leaves by ({@code out}) and reaches its page's rank through
+         * ({@code in}); both null for a local access.
+         */
+        record Voter(int cuRouter, int[] out, int[] in) {}
+
+        int voter(int cuRouter, int[] portsOut, int[] portsIn) {
+            voters.add(new Voter(cuRouter, portsOut, portsIn));
+            return voters.size() - 1;
+        }
+
+        /**
+         * The hops a voter's traffic takes if its page sits on {@code stack} in {@code domain}: a local
+         * access goes from its CU to the stack; a remote store from its CU to the ports and from the
+         * ports on the peer to the stack — under NAR the page's domain picks those ports.
+         */
+        double voteCost(int voter, int stack, int domain) {
+            Voter v = voters.get(voter);
+            int sr = topo.stacks().get(stack).router();
+            if (v.out() == null) return topo.hops(v.cuRouter(), sr);
+            int[] out = v.out(), in = v.in();
+            if (!direct && k > 1 && in != nicPorts) {
+                out = in = portsOf(0, -1, domain);
+            }
+            return hops.mean(v.cuRouter(), out) + hops.mean(sr, in);
+        }
+
+        void placeChunk(int ch, int[] prefs, int share, int domain, int voter) {
             chunkPlaced[ch] = true;
             int r = acc.space().rankOf(ch);
             long[] left = stackLeft[r];
@@ -345,20 +469,11 @@ public final class PhysicalPlacement extends BasePass {
                 stackOverflows++;
             }
             left[chosen] -= cb;
-            pages.put(ch, chosen, domain);
+            pages.vote(ch, chosen, domain, voter);
         }
 
         int[] stacksNear(int[] ports) {
             return stackOrders.computeIfAbsent(ports, topo::stacksByDistanceToPorts);
-        }
-
-        /** The stack of a chunk's first page, or -1 while unplaced. */
-        int stackOfChunk(int ch) {
-            return pages.stackOf(ch);
-        }
-
-        int pageDomainOfChunk(int ch) {
-            return pages.domainOf(ch);
         }
 
         /** Under NAR with baseline memory, a page's domain is the one nearest its stack. */
@@ -374,7 +489,7 @@ public final class PhysicalPlacement extends BasePass {
                 return topo.ports().get(topo.portToPeer(t.rank() % g, t.peer() % g)).plane();
             }
             if (k <= 1 || t.remote().length == 0) return -1;
-            return pageDomainOfChunk(t.remote()[0]);
+            return pages.domainOf(t.remote()[0]);
         }
     }
 

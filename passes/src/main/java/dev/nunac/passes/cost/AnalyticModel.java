@@ -1,0 +1,624 @@
+package dev.nunac.passes.cost;
+
+import dev.nunac.ir.ChunkRef;
+import dev.nunac.ir.OpKind;
+import dev.nunac.ir.Step;
+import dev.nunac.passes.place.Placement;
+import dev.nunac.passes.place.PlacementInput;
+import dev.nunac.topology.Link;
+import dev.nunac.topology.Nic;
+import dev.nunac.topology.ScaleUpModel;
+import dev.nunac.topology.Topology;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A closed-form estimate of a placed plan's completion time, for ranking many candidate
+ * placements before the simulator times the best few. It walks the plan's step graph as the
+ * simulator does (a threadblock's steps in order, dependencies, a receive after its send's
+ * data), and gives each data-moving step a time of its zero-load path latency plus its
+ * serialisation: the longest drain time, at the step's level of the graph, of the resources its
+ * bytes use — HBM stacks, scale-up ports (a hashed or NAR port set shares the bytes evenly), the
+ * NoC links at the ends of its routes, and its CU's outstanding-request window. Steps at the same level (the
+ * same number of data-moving steps before them on the longest chain) are taken to run together
+ * and share those resources. A step's bytes are followed through sample offsets less than a
+ * page apart, at most {@value #SAMPLES}, as the simulator samples flits.
+ *
+ * <p>Sends complete when their last byte is issued and deliver after the path latency; loads and
+ * local copies complete on delivery; the estimate is the last delivery. The step graph, its
+ * levels and the NoC link shares of every route are computed once per plan and shared by the
+ * candidates, which may be estimated side by side.
+ */
+public final class AnalyticModel implements CostModel {
+    /** Sample offsets per data-moving step. */
+    static final int SAMPLES = 16;
+
+    /** The placement-independent part, kept for the last plan estimated. */
+    private Shape shape;
+
+    @Override
+    public String name() {
+        return "analytic";
+    }
+
+    @Override
+    public Estimate estimate(PlacementInput in, Placement placement) {
+        Shape sh;
+        synchronized (this) {
+            if (shape == null || shape.in != in) shape = new Shape(in);
+            sh = shape;
+        }
+        Run run = new Run(sh, placement);
+        double ns = run.run();
+        return Estimate.of(ns, run.lastTb);
+    }
+
+    /** The step graph, each step's kind and level, and the topology's routes, for one plan. */
+    static final class Shape {
+        final PlacementInput in;
+        final Topology topo;
+        final StepGraph g;
+        /** Per step: 0 remote store, 1 remote load, 2 local, 3 signal, -1 none. */
+        final byte[] kind;
+        /** Per step: the peer rank of a remote step. */
+        final int[] peer;
+        final ChunkRef[] src, dst;
+        final int[] count;
+        /** Data-moving steps on the longest chain up to and including each step. */
+        final int[] level;
+        /** Steps in an order that respects every dependency. */
+        final int[] order;
+        final int levels;
+        final Routes routes;
+
+        Shape(PlacementInput in) {
+            this.in = in;
+            this.topo = in.topology();
+            g = new StepGraph(in.plan());
+            int n = g.stepCount;
+            kind = new byte[n];
+            peer = new int[n];
+            src = new ChunkRef[n];
+            dst = new ChunkRef[n];
+            count = new int[n];
+            Arrays.fill(kind, (byte) -1);
+            for (int s = 0; s < n; s++) classify(s);
+            level = new int[n];
+            order = new int[n];
+            levels = walk();
+            routes = new Routes(topo);
+        }
+
+        private void classify(int s) {
+            Step st = g.steps[s];
+            int rank = g.rankOfStep(s);
+            switch (st.op()) {
+                case SEND, RECV_COPY_SEND, RECV_REDUCE_SEND, RECV_REDUCE_COPY_SEND -> {
+                    int rcv = g.receiverOf[s];
+                    Step rs = rcv >= 0 ? g.steps[rcv] : null;
+                    ChunkRef d = rs == null ? null : rs.dst() != null ? rs.dst() : rs.src();
+                    if (rcv >= 0 && d != null) {
+                        set(s, 0, g.rankOfStep(rcv), st.dst() != null && st.op().receives ? st.dst() : st.src(), d, st.count());
+                    }
+                }
+                case PUT -> set(s, 0, st.peer(), st.src(), st.dst(), st.count());
+                case GET, GET_REDUCE -> set(s, 1, st.peer(), st.src(), st.dst(), st.count());
+                case COPY, REDUCE, RESIDUAL_ADD, RECV_REDUCE_COPY -> {
+                    if (st.dst() != null) set(s, 2, rank, st.src(), st.dst(), st.count());
+                }
+                case SIGNAL -> set(s, 3, st.peer(), null, null, 0);
+                default -> { }
+            }
+        }
+
+        private void set(int s, int k, int p, ChunkRef a, ChunkRef b, int c) {
+            kind[s] = (byte) k;
+            peer[s] = p;
+            src[s] = a;
+            dst[s] = b;
+            count[s] = c;
+        }
+
+        /**
+         * Orders the steps so that each follows its threadblock's previous step, its dependencies
+         * and its sender, and gives each its level. Returns the number of levels.
+         */
+        private int walk() {
+            int n = g.stepCount;
+            int[] waiting = new int[n];
+            int[][] wakes = new int[n][];
+            int[] wakeCount = new int[n];
+            for (int s = 0; s < n; s++) {
+                int tb = g.tbOfStep[s];
+                if (s > g.tbStart[tb]) edge(s - 1, s, waiting, wakes, wakeCount);
+                for (int d : g.deps[s]) edge(d, s, waiting, wakes, wakeCount);
+                if (waitsForSender(s)) edge(g.senderOf[s], s, waiting, wakes, wakeCount);
+            }
+            int[] queue = new int[n];
+            int head = 0, tail = 0;
+            for (int s = 0; s < n; s++) if (waiting[s] == 0) queue[tail++] = s;
+            int max = 0;
+            while (head < tail) {
+                int s = queue[head++];
+                order[head - 1] = s;
+                if (kind[s] >= 0) level[s]++;
+                max = Math.max(max, level[s]);
+                for (int i = 0; i < wakeCount[s]; i++) {
+                    int w = wakes[s][i];
+                    level[w] = Math.max(level[w], level[s]);
+                    if (--waiting[w] == 0) queue[tail++] = w;
+                }
+            }
+            if (tail < n) throw new IllegalStateException("the plan's steps form a cycle; the checker should have refused it");
+            return max + 1;
+        }
+
+        boolean waitsForSender(int s) {
+            return (g.steps[s].op().receives || g.steps[s].op() == OpKind.WAIT) && g.senderOf[s] >= 0;
+        }
+
+        private static void edge(int from, int to, int[] waiting, int[][] wakes, int[] wakeCount) {
+            waiting[to]++;
+            int[] w = wakes[from];
+            if (w == null) w = wakes[from] = new int[2];
+            else if (wakeCount[from] == w.length) w = wakes[from] = Arrays.copyOf(w, w.length * 2);
+            w[wakeCount[from]++] = to;
+        }
+
+        /** Walks the steps in order with each data-moving step's issue and path times; the last delivery, and whose. */
+        double[] timeline(double[] issue, double[] lat) {
+            int n = g.stepCount;
+            double[] done = new double[n], delivered = new double[n];
+            double end = 0;
+            int lastTb = -1;
+            for (int s : order) {
+                int tb = g.tbOfStep[s];
+                double start = s > g.tbStart[tb] ? done[s - 1] : 0;
+                for (int d : g.deps[s]) start = Math.max(start, done[d]);
+                if (waitsForSender(s)) start = Math.max(start, delivered[g.senderOf[s]]);
+                if (kind[s] < 0) {
+                    done[s] = delivered[s] = start;
+                } else {
+                    double issued = start + issue[s];
+                    delivered[s] = issued + lat[s];
+                    done[s] = kind[s] == 0 || kind[s] == 3 ? issued : delivered[s];
+                }
+                if (delivered[s] > end || lastTb < 0) {
+                    end = Math.max(end, delivered[s]);
+                    lastTb = tb;
+                }
+            }
+            return new double[] {end, lastTb};
+        }
+    }
+
+    /**
+     * The topology's routes as the analytic model needs them: port sets by number, and for a path
+     * between two nodes — a router, or a port set whose ports share the traffic evenly — its mean
+     * latency and the NoC links where its traffic bunches, each with the share of the traffic it
+     * carries: the first link out of each source router and the last into each destination
+     * router. Contention in the middle of the mesh is left to the simulator.
+     */
+    static final class Routes {
+        final Topology topo;
+        final int routers;
+        final int[] linkFrom, linkTo;
+        final double[] linkBw;
+        final int[] linkOf;
+        final List<int[]> sets = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final Map<String, Integer> setIds = new HashMap<>();
+        private final Map<Long, Share> shares = new ConcurrentHashMap<>();
+
+        /** A path's links and the share of its traffic each carries, and its mean NoC latency. */
+        record Share(int[] links, double[] weight, double ns) {}
+
+        Routes(Topology topo) {
+            this.topo = topo;
+            routers = topo.routers().size();
+            List<Link> ls = topo.links();
+            linkFrom = new int[ls.size() * 2];
+            linkTo = new int[ls.size() * 2];
+            linkBw = new double[ls.size() * 2];
+            linkOf = new int[routers * routers];
+            Arrays.fill(linkOf, -1);
+            for (int i = 0; i < ls.size(); i++) {
+                for (int dir = 0; dir < 2; dir++) {
+                    int id = 2 * i + dir;
+                    linkFrom[id] = dir == 0 ? ls.get(i).from() : ls.get(i).to();
+                    linkTo[id] = dir == 0 ? ls.get(i).to() : ls.get(i).from();
+                    linkBw[id] = ls.get(i).bandwidthGBs();
+                    linkOf[linkFrom[id] * routers + linkTo[id]] = id;
+                }
+            }
+        }
+
+        /** The number of a port set, by content. */
+        synchronized int set(int[] ports) {
+            return setIds.computeIfAbsent(Arrays.toString(ports), k -> {
+                sets.add(ports.clone());
+                return sets.size() - 1;
+            });
+        }
+
+        private final List<boolean[]> members = new ArrayList<>();
+
+        /** Which ports port set {@code set} holds, by port index. */
+        synchronized boolean[] members(int set) {
+            while (members.size() <= set) members.add(null);
+            boolean[] m = members.get(set);
+            if (m == null) {
+                m = new boolean[topo.ports().size()];
+                for (int x : sets.get(set)) m[x] = true;
+                members.set(set, m);
+            }
+            return m;
+        }
+
+        /** A node: a router, or port set {@code s} as {@code routers + s}. */
+        int setNode(int s) {
+            return routers + s;
+        }
+
+        /** The links and latency from node {@code a} to node {@code b}. */
+        Share share(int a, int b) {
+            long key = (long) a * (routers + 1L << 20) + b;
+            Share sh = shares.get(key);
+            if (sh == null) {
+                sh = compute(a, b);
+                shares.put(key, sh);
+            }
+            return sh;
+        }
+
+        private Share compute(int a, int b) {
+            int[] as = a < routers ? new int[] {a} : routersOf(sets.get(a - routers));
+            int[] bs = b < routers ? new int[] {b} : routersOf(sets.get(b - routers));
+            Map<Integer, Double> w = new java.util.TreeMap<>();
+            double ns = 0;
+            int paths = as.length * bs.length;
+            for (int x : as) {
+                for (int y : bs) {
+                    int[] p = topo.routerPath(x, y);
+                    // the links where routes bunch: the first out of the source and the last into the destination
+                    if (p.length > 1) {
+                        w.merge(linkOf[p[0] * routers + p[1]], 1.0 / paths, Double::sum);
+                        if (p.length > 2) w.merge(linkOf[p[p.length - 2] * routers + p[p.length - 1]], 1.0 / paths, Double::sum);
+                    }
+                    ns += topo.nocLatencyNs(x, y);
+                }
+            }
+            int[] links = new int[w.size()];
+            double[] weight = new double[w.size()];
+            int i = 0;
+            for (var e : w.entrySet()) {
+                links[i] = e.getKey();
+                weight[i++] = e.getValue();
+            }
+            return new Share(links, weight, paths == 0 ? 0 : ns / paths);
+        }
+
+        private int[] routersOf(int[] ports) {
+            int[] r = new int[ports.length];
+            for (int i = 0; i < ports.length; i++) r[i] = topo.ports().get(ports[i]).router();
+            return r;
+        }
+    }
+
+    /** A route of one rank's NoC, from node {@code a} to node {@code b} ({@link Routes#share}). */
+    private record Leg(int rank, int a, int b) {}
+
+    /** One estimate of one placement. Loads are summed sparsely, keyed by (level, rank) and resource. */
+    private static final class Run {
+        final Shape sh;
+        final StepGraph g;
+        final Routes routes;
+        final Placement pl;
+        final Topology topo;
+        final PageLookup pages;
+        final boolean direct;
+        final int ranks, nStacks, nCus, boxSize;
+        final double cuToNoc, memNs, linkNs, netNs, window, flitBytes = 256;
+        final int[] allPorts, nicPorts;
+        final double[] portBw, stackBw;
+        /** Bytes per ((level, rank), stack) and ((level, rank), link); per ((level, rank), port set) out and in. */
+        final LongDoubleMap stackLoad, linkLoad, setOut, setIn;
+        /** The port sets used at each (level, rank), out and in. */
+        final Map<Long, List<Integer>> usedOut = new HashMap<>(), usedIn = new HashMap<>();
+        /** Bytes per (level, route), spread over the route's links once all are known. */
+        final LongDoubleMap legBytes;
+        final Map<Leg, Integer> legIds = new HashMap<>();
+        final List<Leg> legList = new ArrayList<>();
+        /** Flits issued per ((level, rank), CU). */
+        final LongDoubleMap cuFlits, drainMemo;
+        final Map<Long, int[]> exitSets = new HashMap<>();
+        /** Per step: its samples' source and destination stacks, and its distinct routes (ids). */
+        final int[][] stacks;
+        final int[][] legs;
+        /** Per step: the path latency of its slowest sample, and the mean (a window slot's round trip). */
+        final double[] lat, rtt;
+        int lastTb = -1;
+
+        Run(Shape sh, Placement pl) {
+            this.sh = sh;
+            this.g = sh.g;
+            this.routes = sh.routes;
+            this.pl = pl;
+            this.topo = sh.topo;
+            pages = new PageLookup(sh.in.accesses().space(), pl, topo.stacks().size());
+            direct = topo.scaleUp().model() == ScaleUpModel.DIRECT;
+            ranks = sh.in.plan().ranks();
+            nStacks = topo.stacks().size();
+            nCus = topo.cus().size();
+            int box = topo.scaleOut().map(so -> so.gpusPerBox()).orElse(0);
+            if (box <= 0) box = topo.scaleUp().gpus();
+            boxSize = box <= 0 ? ranks : box;
+            cuToNoc = topo.latencies().cuToNocNs().value();
+            memNs = topo.memory().latencyNs().value();
+            linkNs = topo.latencies().linkNs().value();
+            netNs = topo.scaleOut().map(so -> so.latencyNs().value()).orElse(0.0);
+            window = Math.max(1, topo.budgets().outstandingPerCu().value());
+            allPorts = topo.scaleUpPorts().stream().mapToInt(p -> p.index()).toArray();
+            nicPorts = topo.scaleOut().map(so -> so.nics().stream().mapToInt(Nic::port).toArray()).orElse(new int[0]);
+            portBw = topo.ports().stream().mapToDouble(p -> p.bandwidthGBs()).toArray();
+            stackBw = topo.stacks().stream().mapToDouble(s -> s.bandwidthGBs()).toArray();
+            stacks = new int[g.stepCount][];
+            legs = new int[g.stepCount][];
+            lat = new double[g.stepCount];
+            rtt = new double[g.stepCount];
+            int n = Math.max(64, g.stepCount);
+            stackLoad = new LongDoubleMap(2 * n);
+            linkLoad = new LongDoubleMap(6 * n);
+            setOut = new LongDoubleMap(n);
+            setIn = new LongDoubleMap(n);
+            legBytes = new LongDoubleMap(3 * n);
+            cuFlits = new LongDoubleMap(n);
+            drainMemo = new LongDoubleMap(4 * n);
+        }
+
+        double run() {
+            for (int s = 0; s < g.stepCount; s++) if (sh.kind[s] >= 0) sample(s);
+            legBytes.forEach((key, w) -> {
+                int lvl = (int) (key >>> 32);
+                Leg leg = legList.get((int) key);
+                Routes.Share share = routes.share(leg.a(), leg.b());
+                long base = lr(lvl, leg.rank()) << 16;
+                for (int i = 0; i < share.links().length; i++) linkLoad.add(base | share.links()[i], w * share.weight()[i]);
+            });
+            double[] issue = new double[g.stepCount];
+            for (int s = 0; s < g.stepCount; s++) if (sh.kind[s] >= 0) issue[s] = serialisation(s);
+            double[] r = sh.timeline(issue, lat);
+            lastTb = (int) r[1];
+            return r[0];
+        }
+
+        long lr(int lvl, int rank) {
+            return (long) lvl * ranks + rank;
+        }
+
+        /** The port set a store from {@code rank} to {@code peer} leaves by (0) and arrives through (1), as set numbers. */
+        int[] exits(int rank, int peer, int domain) {
+            boolean cross = peer / boxSize != rank / boxSize;
+            long key = cross ? -1 : direct ? -2 - ((long) rank * ranks + peer)
+                    : domain < 0 || pl.granularity() <= 1 ? -3 - (long) ranks * ranks : domain;
+            return exitSets.computeIfAbsent(key, x -> {
+                if (cross) return new int[] {routes.set(nicPorts), routes.set(nicPorts)};
+                if (direct) {
+                    int gs = topo.scaleUp().gpus();
+                    return new int[] {routes.set(topo.portsToPeer(rank % gs, peer % gs)), routes.set(topo.portsToPeer(peer % gs, rank % gs))};
+                }
+                int[] p = domain >= 0 && pl.granularity() > 1 ? topo.narDomains(pl.granularity()).get(domain).ports() : allPorts;
+                int s = routes.set(p);
+                return new int[] {s, s};
+            });
+        }
+
+        /** Follows a step's bytes through its samples: where they are read and written, and their routes. */
+        void sample(int s) {
+            int kind = sh.kind[s], rank = g.rankOfStep(s), q = sh.peer[s];
+            int tb = g.tbOfStep[s];
+            int cr = topo.cus().get(pl.cuOfTb()[tb]).router();
+            long bytes = kind == 3 ? 8 : (long) sh.count[s] * pl.chunkBytes();
+            long[] cuts = segments(sh.src[s], sh.dst[s], bytes);
+            int n = cuts.length - 1;
+            int lvl = sh.level[s];
+            int srcRank = kind == 1 ? q : rank, dstRank = kind == 0 || kind == 3 ? q : rank;
+            int[] st = new int[2 * n];
+            int[] myLegs = new int[8];
+            int nLegs = 0;
+            double latSum = 0, latMax = 0;
+            for (int j = 0; j < n; j++) {
+                long b = (cuts[j] + cuts[j + 1]) / 2;
+                double w = cuts[j + 1] - cuts[j];
+                long sa = sh.src[s] == null ? -1 : pages.address(sh.src[s], b);
+                long da = sh.dst[s] == null ? -1 : pages.address(sh.dst[s], b);
+                int ss = kind == 3 ? -1 : pages.stack(sa), ds = kind == 3 ? -1 : pages.stack(da);
+                st[2 * j] = ss;
+                st[2 * j + 1] = ds;
+                if (ss >= 0) stackLoad.add(lr(lvl, srcRank) * nStacks + ss, w);
+                if (ds >= 0) stackLoad.add(lr(lvl, dstRank) * nStacks + ds, w);
+                double l;
+                int[] got = new int[3];
+                int ng = 0;
+                if (kind == 2) {
+                    l = 0;
+                    if (ss >= 0) {
+                        l += cuToNoc + routes.share(cr, stackRouter(ss)).ns() + memNs;
+                        got[ng++] = leg(lvl, rank, stackRouter(ss), cr, w);
+                        l += routes.share(stackRouter(ss), cr).ns();
+                    }
+                    got[ng++] = leg(lvl, rank, cr, stackRouter(ds), w);
+                    l += cuToNoc + routes.share(cr, stackRouter(ds)).ns() + memNs;
+                } else {
+                    int domain = pl.direct() ? -1 : kind == 3 ? pl.domainOfTb()[tb]
+                            : kind == 1 ? (sa >= 0 ? pages.domain(sa) : -1) : (da >= 0 ? pages.domain(da) : -1);
+                    int[] ex = exits(rank, q, domain);
+                    int out = routes.setNode(ex[0]), in = routes.setNode(ex[1]);
+                    double net = rank / boxSize != q / boxSize ? netNs : linkNs;
+                    if (kind == 1) {
+                        // the request goes out and to the stack on the peer (latency only); the data comes back and is stored
+                        ports(setOut, usedOut, lr(lvl, q), ex[1], w);
+                        ports(setIn, usedIn, lr(lvl, rank), ex[0], w);
+                        got[ng++] = leg(lvl, q, stackRouter(ss), in, w);
+                        got[ng++] = leg(lvl, rank, out, cr, w);
+                        got[ng++] = leg(lvl, rank, cr, stackRouter(ds), w);
+                        l = cuToNoc + routes.share(cr, out).ns() + net + routes.share(in, stackRouter(ss)).ns() + memNs
+                                + routes.share(stackRouter(ss), in).ns() + net + routes.share(out, cr).ns() + cuToNoc
+                                + routes.share(cr, stackRouter(ds)).ns() + memNs;
+                    } else {
+                        ports(setOut, usedOut, lr(lvl, rank), ex[0], w);
+                        ports(setIn, usedIn, lr(lvl, q), ex[1], w);
+                        l = 0;
+                        if (ss >= 0) {
+                            got[ng++] = leg(lvl, rank, stackRouter(ss), cr, w);
+                            l += cuToNoc + routes.share(cr, stackRouter(ss)).ns() + memNs + routes.share(stackRouter(ss), cr).ns();
+                        }
+                        got[ng++] = leg(lvl, rank, cr, out, w);
+                        l += cuToNoc + routes.share(cr, out).ns() + net;
+                        if (ds >= 0) {
+                            got[ng++] = leg(lvl, q, in, stackRouter(ds), w);
+                            l += routes.share(in, stackRouter(ds)).ns() + memNs;
+                        }
+                    }
+                }
+                for (int x = 0; x < ng; x++) {
+                    boolean seen = false;
+                    for (int y = 0; y < nLegs && !seen; y++) seen = myLegs[y] == got[x];
+                    if (seen) continue;
+                    if (nLegs == myLegs.length) myLegs = Arrays.copyOf(myLegs, nLegs * 2);
+                    myLegs[nLegs++] = got[x];
+                }
+                latSum += l;
+                latMax = Math.max(latMax, l);
+            }
+            stacks[s] = st;
+            legs[s] = Arrays.copyOf(myLegs, nLegs);
+            // the last flit decides when the step has delivered: the slowest sample's path
+            lat[s] = latMax;
+            rtt[s] = latSum / n;
+            cuFlits.add(lr(lvl, rank) * nCus + pl.cuOfTb()[tb], Math.ceil(bytes / flitBytes));
+        }
+
+        /**
+         * Where a step's bytes change page, in its source or its destination: the offsets (from 0 to
+         * {@code bytes}) that cut it into pieces lying each in one source page and one destination
+         * page. Past {@value #SAMPLES} pieces, {@value #SAMPLES} equal ones: a large transfer's
+         * pages are followed by sample.
+         */
+        long[] segments(ChunkRef src, ChunkRef dst, long bytes) {
+            java.util.TreeSet<Long> cut = new java.util.TreeSet<>();
+            cut.add(0L);
+            cut.add(Math.max(1, bytes));
+            long page = Math.max(1, pl.pageBytes());
+            for (ChunkRef ref : new ChunkRef[] {src, dst}) {
+                if (ref == null || bytes <= 1) continue;
+                for (int c = 0; c < ref.count() && cut.size() <= SAMPLES + 1; c++) {
+                    long c0 = c * pl.chunkBytes(), c1 = Math.min(bytes, c0 + pl.chunkBytes());
+                    cut.add(c0);
+                    long a = pages.address(new ChunkRef(ref.rank(), ref.buffer(), ref.index() + c, 1), 0);
+                    if (a < 0) continue;
+                    long off = a & ((1L << 40) - 1);
+                    for (long b = c0 + (page - off % page) % page; b < c1 && cut.size() <= SAMPLES + 1; b += page) if (b > c0) cut.add(b);
+                }
+            }
+            if (cut.size() > SAMPLES + 1) {
+                long[] even = new long[SAMPLES + 1];
+                for (int j = 0; j <= SAMPLES; j++) even[j] = Math.max(1, bytes) * j / SAMPLES;
+                return even;
+            }
+            long[] out = new long[cut.size()];
+            int i = 0;
+            for (long c : cut) out[i++] = c;
+            return out;
+        }
+
+        /** Records {@code w} bytes on a route of a rank at a level; returns the route's id. */
+        int leg(int lvl, int rank, int a, int b, double w) {
+            Leg leg = new Leg(rank, a, b);
+            Integer id = legIds.get(leg);
+            if (id == null) {
+                id = legList.size();
+                legIds.put(leg, id);
+                legList.add(leg);
+            }
+            legBytes.add(((long) lvl << 32) | id, w);
+            return id;
+        }
+
+        /** Adds {@code w} bytes to a port set's total at a (level, rank) and notes the set as used there. */
+        void ports(LongDoubleMap totals, Map<Long, List<Integer>> used, long lr, int set, double w) {
+            long key = (lr << 16) | set;
+            if (!totals.contains(key)) used.computeIfAbsent(lr, x -> new ArrayList<>(2)).add(set);
+            totals.add(key, w);
+        }
+
+        int stackRouter(int s) {
+            return topo.stacks().get(s).router();
+        }
+
+        /** The longest drain time (ns) over the resources a step uses, at its level. */
+        double serialisation(int s) {
+            int kind = sh.kind[s], rank = g.rankOfStep(s), q = sh.peer[s], lvl = sh.level[s];
+            int srcRank = kind == 1 ? q : rank, dstRank = kind == 0 || kind == 3 ? q : rank;
+            double worst = 0;
+            int[] st = stacks[s];
+            for (int j = 0; j < st.length / 2; j++) {
+                int a = st[2 * j], b = st[2 * j + 1];
+                if (a >= 0) worst = Math.max(worst, stackLoad.get(lr(lvl, srcRank) * nStacks + a) / stackBw[a]);
+                if (b >= 0) worst = Math.max(worst, stackLoad.get(lr(lvl, dstRank) * nStacks + b) / stackBw[b]);
+            }
+            for (int id : legs[s]) {
+                Leg leg = legList.get(id);
+                // a route from a port set is the ingress on its rank, one to a port set the egress
+                if (leg.a() >= routes.routers) worst = Math.max(worst, portDrain(setIn, usedIn, lvl, leg.rank(), leg.a() - routes.routers, 1));
+                if (leg.b() >= routes.routers) worst = Math.max(worst, portDrain(setOut, usedOut, lvl, leg.rank(), leg.b() - routes.routers, 0));
+                worst = Math.max(worst, linkDrain(lvl, id));
+            }
+            // the CU's window: a flit holds a slot from issue until it is in memory, so flits past
+            // the window's worth wait for earlier ones to land
+            worst = Math.max(worst, Math.max(0, cuFlits.get(lr(lvl, rank) * nCus + pl.cuOfTb()[g.tbOfStep[s]]) - window) * rtt[s] / window);
+            return worst;
+        }
+
+        /**
+         * The longest drain time of any port of {@code set} on a rank at a level, in one direction:
+         * each port carries its share of every set used there that holds it.
+         */
+        double portDrain(LongDoubleMap totals, Map<Long, List<Integer>> used, int lvl, int rank, int set, int dir) {
+            long lrk = lr(lvl, rank);
+            long key = (((lrk << 16) | set) << 2) | 2 | dir;
+            if (drainMemo.contains(key)) return drainMemo.get(key);
+            double best = 0;
+            List<Integer> sets = used.getOrDefault(lrk, List.of());
+            double[] share = new double[sets.size()];
+            boolean[][] holds = new boolean[sets.size()][];
+            for (int i = 0; i < share.length; i++) {
+                share[i] = totals.get((lrk << 16) | sets.get(i)) / routes.sets.get(sets.get(i)).length;
+                holds[i] = routes.members(sets.get(i));
+            }
+            for (int p : routes.sets.get(set)) {
+                double load = 0;
+                for (int i = 0; i < share.length; i++) if (holds[i][p]) load += share[i];
+                best = Math.max(best, load / portBw[p]);
+            }
+            drainMemo.add(key, best);
+            return best;
+        }
+
+        /** The longest drain time of any link on a route at a level. */
+        double linkDrain(int lvl, int legId) {
+            long key = ((((long) lvl << 32) | legId) << 2);
+            if (drainMemo.contains(key)) return drainMemo.get(key);
+            Leg leg = legList.get(legId);
+            long base = lr(lvl, leg.rank()) << 16;
+            double best = 0;
+            Routes.Share share = routes.share(leg.a(), leg.b());
+            for (int l : share.links()) best = Math.max(best, linkLoad.get(base | l) / routes.linkBw[l]);
+            drainMemo.add(key, best);
+            return best;
+        }
+    }
+}

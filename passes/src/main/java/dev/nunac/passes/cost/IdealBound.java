@@ -1,0 +1,148 @@
+package dev.nunac.passes.cost;
+
+import dev.nunac.ir.OpKind;
+import dev.nunac.ir.Step;
+import dev.nunac.passes.place.PlacementInput;
+import dev.nunac.topology.Port;
+import dev.nunac.topology.ScaleUpModel;
+import dev.nunac.topology.Stack;
+import dev.nunac.topology.Topology;
+
+/**
+ * A lower bound on a plan's completion time under the cost model, whatever the placement: how
+ * close a placement comes to it says what is left to gain.
+ *
+ * <p>Each data-moving step takes at least its ideal path — the best CU, port and stacks any
+ * placement could give it, with no contention — and at least the time its own bytes need through
+ * the widest the hardware allows: all the GPU's scale-up ports (those to the peer on a direct
+ * topology), all its stacks, and one CU's outstanding-request window, which a flit holds for at
+ * least that ideal latency (the simulator lets a batch in while the window is not full, so the
+ * window counts as one batch wider). The steps keep
+ * the plan's order (a threadblock's steps in turn, dependencies, a receive after its send's
+ * data), so the bound is the last delivery along the step graph; and no GPU can send or receive
+ * its bytes faster than all its ports together allow, nor read and write them faster than all its
+ * stacks, plus the ideal latency of the last flit. The bound is the larger of the two.
+ */
+public final class IdealBound {
+    /** The bound, and which of its two parts set it. */
+    public record Bound(double ns, String limit) {}
+
+    private IdealBound() {}
+
+    public static Bound of(PlacementInput in) {
+        return of(in, SimConfig.defaults());
+    }
+
+    /** The bound under the simulator's settings {@code cfg} (its batches fix how a CU's window is charged). */
+    public static Bound of(PlacementInput in, SimConfig cfg) {
+        AnalyticModel.Shape sh = new AnalyticModel.Shape(in);
+        Topology topo = in.topology();
+        StepGraph g = sh.g;
+        double cuToNoc = topo.latencies().cuToNocNs().value(), mem = topo.memory().latencyNs().value();
+        double link = topo.latencies().linkNs().value();
+        double net = topo.scaleOut().map(so -> so.latencyNs().value()).orElse(link);
+        double window = Math.max(1, topo.budgets().outstandingPerCu().value());
+        double portBw = topo.scaleUpPorts().stream().mapToDouble(Port::bandwidthGBs).sum();
+        double stackBw = topo.stacks().stream().mapToDouble(Stack::bandwidthGBs).sum();
+        boolean direct = topo.scaleUp().model() == ScaleUpModel.DIRECT;
+        // Ideal legs: CU to its nearest stack and back, CU to its nearest port, port to its nearest stack.
+        double cuStack = Double.POSITIVE_INFINITY, cuPort = Double.POSITIVE_INFINITY, cuStackRead = Double.POSITIVE_INFINITY;
+        for (var cu : topo.cus()) {
+            double toPort = Double.POSITIVE_INFINITY, read = Double.POSITIVE_INFINITY, toStack = Double.POSITIVE_INFINITY;
+            for (Port p : topo.scaleUpPorts()) toPort = Math.min(toPort, topo.nocLatencyNs(cu.router(), p.router()));
+            for (Stack s : topo.stacks()) {
+                toStack = Math.min(toStack, topo.nocLatencyNs(cu.router(), s.router()));
+                read = Math.min(read, topo.nocLatencyNs(cu.router(), s.router()) + topo.nocLatencyNs(s.router(), cu.router()));
+            }
+            cuPort = Math.min(cuPort, toPort);
+            cuStack = Math.min(cuStack, toStack);
+            // a store that first reads its source: the best CU for both legs together
+            cuStackRead = Math.min(cuStackRead, read + toPort);
+        }
+        double portStack = Double.POSITIVE_INFINITY;
+        for (Port p : topo.scaleUpPorts()) for (Stack s : topo.stacks()) portStack = Math.min(portStack, topo.nocLatencyNs(p.router(), s.router()));
+        if (topo.scaleUpPorts().isEmpty()) cuPort = portStack = 0;
+        double read = cuToNoc + mem; // plus the best round trip, counted in the legs above
+        int n = g.stepCount;
+        int moving = 0;
+        for (int s = 0; s < n; s++) if (sh.kind[s] >= 0 && sh.kind[s] != 3) moving++;
+        int batchCap = cfg.batchesPerTransfer(moving);
+        double[] lat = new double[n], issue = new double[n], drain = new double[n];
+        int ranks = in.plan().ranks();
+        double[] out = new double[ranks], inb = new double[ranks], stackBytes = new double[ranks];
+        double minStore = Double.POSITIVE_INFINITY, minAny = Double.POSITIVE_INFINITY;
+        for (int s = 0; s < n; s++) {
+            int kind = sh.kind[s];
+            if (kind < 0) continue;
+            long bytes = kind == 3 ? 8 : (long) sh.count[s] * in.chunkBytes();
+            double flits = Math.ceil(bytes / 256.0);
+            int rank = g.rankOfStep(s), q = sh.peer[s];
+            boolean crosses = q != rank && topo.scaleOut().isPresent() && boxOf(in, q) != boxOf(in, rank);
+            double hop = crosses ? net : link;
+            boolean readsLocal = sh.src[s] != null && kind != 1;
+            double l = switch (kind) {
+                case 0 -> (readsLocal ? read + cuStackRead : cuPort) + cuToNoc + hop + portStack + mem;
+                case 1 -> cuToNoc + cuPort + hop + portStack + mem + portStack + hop + cuPort + cuToNoc + cuStack + mem;
+                case 3 -> cuToNoc + cuPort + hop + portStack + mem;
+                default -> (sh.src[s] != null ? read + 2 * cuStack : 0) + cuToNoc + cuStack + mem;
+            };
+            lat[s] = l;
+            minAny = Math.min(minAny, l);
+            // A flit holds one of the CU's window slots for at least l, and a batch is let in while
+            // the window is not full: the last batch is admitted no sooner than this.
+            long batches = Math.min(batchCap, Math.max(1, (long) flits / cfg.minBatchFlits()));
+            double open = window + Math.ceil(flits / batches) - 1;
+            issue[s] = Math.max(0, flits - open) * l / open;
+            double rest = Math.max(0, bytes - 256.0);
+            double d = rest * (sh.src[s] != null ? 2 : 1) / stackBw;
+            if (kind != 2 && kind != 3 && portBw > 0) d = Math.max(d, rest / widest(topo, direct && !crosses, rank, q, portBw));
+            drain[s] = Math.max(issue[s], d);
+            if (kind == 0 || kind == 1) {
+                out[kind == 1 ? q : rank] += bytes;
+                inb[kind == 1 ? rank : q] += bytes;
+                minStore = Math.min(minStore, l);
+            }
+            if (kind != 3) {
+                stackBytes[rank] += bytes * (kind == 2 ? 2 : 1);
+                if (q != rank) stackBytes[q] += bytes;
+            }
+        }
+        double[] done = new double[n], delivered = new double[n];
+        double path = 0;
+        for (int s : sh.order) {
+            int tb = g.tbOfStep[s];
+            double start = s > g.tbStart[tb] ? done[s - 1] : 0;
+            for (int d : g.deps[s]) start = Math.max(start, done[d]);
+            Step st = g.steps[s];
+            if ((st.op().receives || st.op() == OpKind.WAIT) && g.senderOf[s] >= 0) start = Math.max(start, delivered[g.senderOf[s]]);
+            if (sh.kind[s] < 0) {
+                done[s] = delivered[s] = start;
+            } else {
+                delivered[s] = start + drain[s] + lat[s];
+                done[s] = sh.kind[s] == 0 || sh.kind[s] == 3 ? start + issue[s] : delivered[s];
+            }
+            path = Math.max(path, delivered[s]);
+        }
+        double bandwidth = 0;
+        for (int r = 0; r < ranks; r++) {
+            if (portBw > 0 && minStore < Double.POSITIVE_INFINITY) bandwidth = Math.max(bandwidth, Math.max(out[r], inb[r]) / portBw + minStore);
+            if (minAny < Double.POSITIVE_INFINITY) bandwidth = Math.max(bandwidth, stackBytes[r] / stackBw + minAny);
+        }
+        return bandwidth > path ? new Bound(bandwidth, "bandwidth (the busiest GPU's bytes over all its ports or stacks)")
+                : new Bound(path, direct ? "latency (every step on its best path)" : "latency (every step on its best CU, port and stack)");
+    }
+
+    /** The most bandwidth a step between two GPUs can have: the ports wired to the peer on a direct topology, else all. */
+    private static double widest(Topology topo, boolean direct, int rank, int peer, double all) {
+        if (!direct) return all;
+        int g = Math.max(1, topo.scaleUp().gpus());
+        double bw = 0;
+        for (int p : topo.portsToPeer(rank % g, peer % g)) bw += topo.ports().get(p).bandwidthGBs();
+        return bw > 0 ? bw : all;
+    }
+
+    private static int boxOf(PlacementInput in, int rank) {
+        int box = in.topology().scaleOut().map(so -> so.gpusPerBox()).orElse(0);
+        return box > 0 ? rank / box : 0;
+    }
+}

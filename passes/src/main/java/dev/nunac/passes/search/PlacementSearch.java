@@ -1,0 +1,260 @@
+package dev.nunac.passes.search;
+
+import dev.nunac.diag.CompileException;
+import dev.nunac.diag.ErrorKind;
+import dev.nunac.diag.SourcePos;
+import dev.nunac.pass.BasePass;
+import dev.nunac.pass.Compilation;
+import dev.nunac.pass.Stage;
+import dev.nunac.passes.access.Accesses;
+import dev.nunac.passes.alloc.LogicalAllocation;
+import dev.nunac.passes.alloc.LogicalGroups;
+import dev.nunac.passes.cost.AnalyticModel;
+import dev.nunac.passes.cost.CostModel;
+import dev.nunac.passes.cost.Estimate;
+import dev.nunac.passes.cost.IdealBound;
+import dev.nunac.passes.cost.SimulatedModel;
+import dev.nunac.passes.place.DomainAssignment;
+import dev.nunac.passes.place.Placement;
+import dev.nunac.passes.place.PlacementInput;
+import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.passes.place.Placer;
+import dev.nunac.passes.place.Policy;
+import dev.nunac.passes.place.TopologyInput;
+import dev.nunac.topology.ScaleUpModel;
+import dev.nunac.topology.Topology;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+/**
+ * The placement decision, in one place: generates the candidates (every requested policy at
+ * every NAR granularity the topology and {@code --nar} allow, the UA baseline always), places
+ * each with {@link Placer}, ranks them all with the analytic cost model, refines the best
+ * balanced one ({@link Refinement}), times a shortlist with the simulator and chooses the
+ * fastest. The search is deterministic: candidates are placed and estimated side by side, but
+ * chosen afterwards in a fixed order (a tie goes to the earlier candidate: UA before any other,
+ * the paper's policies before nunac's, coarser granularities first).
+ *
+ * <p>The simulator times UA, the analytic best, each requested policy's analytic best and the
+ * refined candidate, then the next best, as far as {@link Settings#simulationBudget} (in
+ * simulated events) allows; when not even UA and the best fit, the analytic estimate decides
+ * and the result says so. Choosing among all policies with UA among them, the choice is never
+ * estimated slower than UA.
+ */
+public final class PlacementSearch extends BasePass {
+    /** What the search may spend, and on what. */
+    public record Settings(SimulatedModel simulator, long simulationBudget, int maxSimulated, int refineRounds, int fullSpaceSteps) {
+        /**
+         * About a second of simulation on two cores, twelve simulations at most, eight refinement rounds,
+         * the whole search space for plans of up to 40,000 steps.
+         */
+        public static Settings defaults() {
+            return new Settings(SimulatedModel.defaults(), 5_000_000L, 12, 8, 40_000);
+        }
+
+        /** Every candidate simulated, the whole space at any size: for measuring the search itself. */
+        public static Settings exhaustive() {
+            return new Settings(SimulatedModel.defaults(), Long.MAX_VALUE, Integer.MAX_VALUE, 8, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
+     * When the analytic estimate decides, a candidate replaces UA only if it is estimated this
+     * much faster: the estimate's error against the simulator on the corpus and the examples.
+     */
+    static final double ANALYTIC_MARGIN = 1.05;
+
+    public PlacementSearch() {
+        super("placement-search", Stage.PLACED, Stage.LOGICALLY_ALLOCATED);
+    }
+
+    @Override
+    public void run(Compilation c) {
+        PlacementOptions opt = c.get(PlacementOptions.KEY);
+        PlacementInput in = new PlacementInput(c.plan(), c.get(Accesses.KEY), c.get(TopologyInput.KEY), opt.sizeBytes(), opt.repack());
+        SearchResult r = search(in, c.get(LogicalGroups.KEY), opt, Settings.defaults());
+        c.put(SearchResult.KEY, r);
+        c.put(Placement.KEY, r.chosen().placement());
+    }
+
+    public static SearchResult search(PlacementInput in, LogicalGroups paperGroups, PlacementOptions opt) {
+        return search(in, paperGroups, opt, Settings.defaults());
+    }
+
+    public static SearchResult search(PlacementInput given, LogicalGroups paperGroups, PlacementOptions opt, Settings settings) {
+        PlacementInput in = given.withSize(opt.sizeBytes()).withRepack(opt.repack());
+        Topology topo = in.topology();
+        boolean reduced = in.plan().stepCount() > settings.fullSpaceSteps();
+        List<Candidate> space = reduced ? reducedSpace(topo, opt) : space(topo, opt);
+        LogicalGroups balanced = space.stream().anyMatch(c -> c.policy().balanced) ? LogicalAllocation.allocate(in.accesses(), false) : null;
+        CostModel analytic = new AnalyticModel();
+        Scored[] scored = new Scored[space.size()];
+        IntStream.range(0, space.size()).parallel().forEach(i -> {
+            Candidate c = space.get(i);
+            LogicalGroups groups = c.policy().balanced ? balanced : paperGroups;
+            int[] domains = c.byAddress() > 0 ? DomainAssignment.byAddress(in, groups, c.byAddress()) : null;
+            Placement p = Placer.place(in, groups, c.policy(), c.granularity(), domains);
+            scored[i] = new Scored(c, p, analytic.estimate(in, p).ns(), null);
+        });
+        List<Scored> all = new ArrayList<>(Arrays.asList(scored));
+        Set<Policy> choosable = opt.policies();
+        Scored bestBalanced = null;
+        for (Scored s : all) {
+            if (s.candidate().policy().balanced && choosable(s, opt) && s.placement().granularity() > 1
+                    && (bestBalanced == null || s.analyticNs() < bestBalanced.analyticNs())) bestBalanced = s;
+        }
+        if (bestBalanced != null && settings.refineRounds() > 0 && !reduced) {
+            Scored refined = Refinement.refine(in, balanced, bestBalanced, analytic, settings.refineRounds());
+            if (refined != null) all.add(refined);
+        }
+        Scored baseline = all.get(0);
+        List<Scored> shortlist = shortlist(all, baseline, opt, settings.maxSimulated());
+        long budget = settings.simulationBudget();
+        List<Scored> timed = new ArrayList<>();
+        // UA and the analytic best first: without both there is nothing to compare by simulation
+        int needed = Math.min(2, shortlist.size());
+        for (Scored s : shortlist) {
+            long cost = settings.simulator().cost(in, s.placement());
+            if (cost > budget && timed.size() >= needed) continue;
+            if (cost > budget) break;
+            budget -= cost;
+            timed.add(s);
+        }
+        boolean simulate = timed.size() >= needed;
+        Estimate[] sims = new Estimate[timed.size()];
+        if (simulate) {
+            IntStream.range(0, timed.size()).parallel().forEach(i -> sims[i] = settings.simulator().estimate(in, timed.get(i).placement()));
+            for (int i = 0; i < timed.size(); i++) all.set(all.indexOf(timed.get(i)), timed.get(i).withSimulation(sims[i]));
+            baseline = all.get(0);
+        }
+        Scored chosen = null;
+        for (Scored s : all) {
+            if (!choosable(s, opt) || (simulate && !s.wasSimulated())) continue;
+            if (chosen == null || s.ns(simulate) < chosen.ns(simulate) * (1 - 1e-9)) chosen = s;
+        }
+        if (!simulate && chosen != null && chosen != baseline && choosable(baseline, opt)
+                && chosen.analyticNs() * ANALYTIC_MARGIN > baseline.analyticNs()) {
+            chosen = baseline; // within the analytic estimate's error of UA: keep UA
+        }
+        if (chosen == null) throw new IllegalStateException("no candidate of " + choosable + " was estimated");
+        IdealBound.Bound ideal = IdealBound.of(in);
+        List<Scored> kept = new ArrayList<>();
+        for (Scored s : all) kept.add(s == chosen || s == baseline ? s : s.withoutPlacement());
+        String reason = reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), settings);
+        return new SearchResult(chosen, baseline, kept, simulate, ideal, opt.searches(), reason);
+    }
+
+    /** Whether the search may choose a candidate: its policy was asked for. */
+    static boolean choosable(Scored s, PlacementOptions opt) {
+        return opt.policies().contains(s.candidate().policy());
+    }
+
+    /**
+     * The shortlist for the simulator, in priority order: UA, the analytic top three, the best of
+     * each requested policy (by their estimates), the refined candidate, then the rest by analytic
+     * estimate.
+     */
+    static List<Scored> shortlist(List<Scored> all, Scored baseline, PlacementOptions opt, int max) {
+        List<Scored> ranked = new ArrayList<>();
+        for (Scored s : all) if (choosable(s, opt)) ranked.add(s);
+        ranked.sort(Comparator.comparingDouble(Scored::analyticNs)); // stable: ties keep generation order
+        LinkedHashSet<Scored> out = new LinkedHashSet<>();
+        out.add(baseline);
+        for (int i = 0; i < Math.min(3, ranked.size()); i++) out.add(ranked.get(i));
+        Set<Policy> seen = EnumSet.noneOf(Policy.class);
+        for (Scored s : ranked) if (seen.add(s.candidate().policy())) out.add(s);
+        for (Scored s : all) if (s.candidate().refined()) out.add(s);
+        out.addAll(ranked);
+        List<Scored> list = new ArrayList<>(out);
+        return list.subList(0, Math.min(list.size(), Math.max(2, max)));
+    }
+
+    /** The candidates: UA, then every requested policy at every allowed granularity, without twins. */
+    static List<Candidate> space(Topology topo, PlacementOptions opt) {
+        int[] ks = granularities(topo, opt);
+        boolean direct = topo.scaleUp().model() == ScaleUpModel.DIRECT;
+        Set<Policy> ps = EnumSet.copyOf(opt.policies());
+        ps.add(Policy.UA);
+        List<Candidate> out = new ArrayList<>();
+        Set<String> effective = new HashSet<>();
+        for (Policy p : Policy.values()) {
+            if (!ps.contains(p)) continue;
+            // on a direct topology the peer fixes the port: no granularity applies (0)
+            int[] pk = direct ? new int[] {0} : !p.nar ? new int[] {1} : ks;
+            for (int k : pk) {
+                // a NAR policy at granularity 1 hashes like its twin without NAR: one of the two is
+                // enough when both are requested
+                boolean hashedTwin = p.nar && k <= 1 && !p.balanced && opt.policies().contains(twin(p));
+                String key = (hashedTwin ? twin(p).id() : p.id()) + "@" + k;
+                if (effective.add(key)) out.add(new Candidate(p, k));
+                if (p.balanced && k > 1 && !direct) {
+                    // by address over all the domains, over the first half (one edge of a chip with
+                    // ports on two), and over one (the whole collective behind one domain's ports)
+                    out.add(new Candidate(p, k, k, false));
+                    if (k % 2 == 0 && k > 2) out.add(new Candidate(p, k, k / 2, false));
+                    out.add(new Candidate(p, k, 1, false));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Policy twin(Policy p) {
+        return switch (p) {
+            case UA_NAR -> Policy.UA;
+            case NUMA_NAR -> Policy.NUMA;
+            case NAP_NAR -> Policy.NAP;
+            default -> p;
+        };
+    }
+
+    /**
+     * The space for large plans, where every candidate costs a placement of many threadblocks and
+     * an estimate of many steps: UA, the paper's NAP+NAR and the balanced policy by address (over
+     * all of the domains and over half), at the granularities up to 4 that {@code --nar} allows.
+     */
+    static List<Candidate> reducedSpace(Topology topo, PlacementOptions opt) {
+        List<Candidate> out = new ArrayList<>();
+        for (Candidate c : space(topo, opt)) {
+            Policy p = c.policy();
+            boolean keep = p == Policy.UA || (p == Policy.NAP_NAR || p == Policy.BALANCED && c.byAddress() > 0) && c.granularity() <= 4;
+            if (keep || opt.policies().size() == 1) out.add(c);
+        }
+        if (out.stream().noneMatch(c -> opt.policies().contains(c.policy()))) return space(topo, opt);
+        return out;
+    }
+
+    /** The granularities {@code --nar} allows on the topology, ascending. */
+    static int[] granularities(Topology topo, PlacementOptions opt) {
+        int[] ks = topo.narGranularities();
+        Arrays.sort(ks);
+        if (opt.nar() == PlacementOptions.NAR_OFF) return new int[] {1};
+        if (opt.nar() > 0) {
+            if (Arrays.stream(ks).noneMatch(k -> k == opt.nar())) {
+                throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "--nar " + opt.nar() + ": topology " + topo.name()
+                        + " supports granularities " + Arrays.toString(ks).replaceAll("[\\[\\]]", ""));
+            }
+            return new int[] {opt.nar()};
+        }
+        return ks;
+    }
+
+    private static String reason(PlacementInput in, int candidates, boolean refined, boolean reduced, boolean simulated, int timed,
+                                 Settings settings) {
+        String space = String.format(Locale.ROOT, "%d candidates%s%s ranked by the analytic estimate", candidates,
+                reduced ? String.format(Locale.ROOT, " (the reduced space of plans over %,d steps: UA, nap+nar and balanced at"
+                        + " granularities up to 4)", settings.fullSpaceSteps()) : "", refined ? " and a refinement" : "");
+        if (simulated && timed == 1) return space + "; the simulator timed it";
+        if (simulated) return space + String.format(Locale.ROOT, "; the simulator timed UA and the best %d", timed - 1);
+        return space + String.format(Locale.ROOT, "; the plan (%d steps) is too large to simulate twice within the compile's budget of"
+                + " %,d simulated events, so the analytic estimate decided (nunac simulate times it)", in.plan().stepCount(), settings.simulationBudget());
+    }
+}

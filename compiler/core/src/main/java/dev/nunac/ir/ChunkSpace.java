@@ -19,6 +19,8 @@ public final class ChunkSpace {
     private final List<Storage> view = java.util.Collections.unmodifiableList(storages);
     private final List<Map<String, Storage>> byRank = new ArrayList<>();
     private final int size;
+    /** Each storage's first id, in order: the binary search of {@link #storageIndexOf} runs on it. */
+    private final int[] firstIds;
     /** Per rank, every buffer name with its aliasing resolved once: id = base + index. */
     private final Name[][] names;
 
@@ -45,6 +47,7 @@ public final class ChunkSpace {
             byRank.add(m);
         }
         size = next;
+        firstIds = storages.stream().mapToInt(Storage::firstId).toArray();
         names = new Name[plan.ranks()][];
         for (RankPlan rp : plan.rankPlans()) {
             List<Name> ns = new ArrayList<>();
@@ -104,10 +107,10 @@ public final class ChunkSpace {
 
     /** Position in {@link #storages()} of the storage holding chunk {@code id}. */
     public int storageIndexOf(int id) {
-        int lo = 0, hi = storages.size() - 1;
+        int lo = 0, hi = firstIds.length - 1;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
-            if (storages.get(mid).firstId() <= id) lo = mid;
+            if (firstIds[mid] <= id) lo = mid;
             else hi = mid - 1;
         }
         return lo;

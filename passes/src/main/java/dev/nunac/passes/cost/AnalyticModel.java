@@ -73,6 +73,10 @@ public final class AnalyticModel implements CostModel {
         /** Steps in an order that respects every dependency. */
         final int[] order;
         final int levels;
+        /** The data-moving steps by level, in step order within one: level L's are levelSteps[levelStart[L] .. levelStart[L+1]). */
+        final int[] levelSteps, levelStart;
+        /** The most data-moving steps at one level. */
+        final int widest;
         final Routes routes;
 
         Shape(PlacementInput in) {
@@ -90,6 +94,17 @@ public final class AnalyticModel implements CostModel {
             level = new int[n];
             order = new int[n];
             levels = walk();
+            levelStart = new int[levels + 1];
+            for (int s = 0; s < n; s++) if (kind[s] >= 0) levelStart[level[s] + 1]++;
+            int w = 0;
+            for (int l = 0; l < levels; l++) {
+                w = Math.max(w, levelStart[l + 1]);
+                levelStart[l + 1] += levelStart[l];
+            }
+            widest = w;
+            levelSteps = new int[levelStart[levels]];
+            int[] next = Arrays.copyOf(levelStart, levels);
+            for (int s = 0; s < n; s++) if (kind[s] >= 0) levelSteps[next[level[s]]++] = s;
             routes = new Routes(topo);
         }
 
@@ -236,26 +251,23 @@ public final class AnalyticModel implements CostModel {
             }
         }
 
+        /** Per port set, which ports it holds, by port index; added before the set's number is handed out. */
+        private final List<boolean[]> members = new java.util.concurrent.CopyOnWriteArrayList<>();
+
         /** The number of a port set, by content. */
         synchronized int set(int[] ports) {
             return setIds.computeIfAbsent(Arrays.toString(ports), k -> {
+                boolean[] m = new boolean[topo.ports().size()];
+                for (int x : ports) m[x] = true;
+                members.add(m);
                 sets.add(ports.clone());
                 return sets.size() - 1;
             });
         }
 
-        private final List<boolean[]> members = new ArrayList<>();
-
         /** Which ports port set {@code set} holds, by port index. */
-        synchronized boolean[] members(int set) {
-            while (members.size() <= set) members.add(null);
-            boolean[] m = members.get(set);
-            if (m == null) {
-                m = new boolean[topo.ports().size()];
-                for (int x : sets.get(set)) m[x] = true;
-                members.set(set, m);
-            }
-            return m;
+        boolean[] members(int set) {
+            return members.get(set);
         }
 
         /** A node: a router, or port set {@code s} as {@code routers + s}. */
@@ -311,7 +323,11 @@ public final class AnalyticModel implements CostModel {
     /** A route of one rank's NoC, from node {@code a} to node {@code b} ({@link Routes#share}). */
     private record Leg(int rank, int a, int b) {}
 
-    /** One estimate of one placement. Loads are summed sparsely, keyed by (level, rank) and resource. */
+    /**
+     * One estimate of one placement. Loads are summed sparsely, keyed by (level, rank) and
+     * resource, one level at a time: steps share resources only with steps of their own level,
+     * so the maps are emptied between levels and stay small enough to stay in cache.
+     */
     private static final class Run {
         final Shape sh;
         final StepGraph g;
@@ -330,7 +346,8 @@ public final class AnalyticModel implements CostModel {
         final Map<Long, List<Integer>> usedOut = new HashMap<>(), usedIn = new HashMap<>();
         /** Bytes per (level, route), spread over the route's links once all are known. */
         final LongDoubleMap legBytes;
-        final Map<Leg, Integer> legIds = new HashMap<>();
+        /** Route ids by (rank, a, b) packed into a long. */
+        final LongDoubleMap legIds = new LongDoubleMap(256);
         final List<Leg> legList = new ArrayList<>();
         /** Flits issued per ((level, rank), CU). */
         final LongDoubleMap cuFlits, drainMemo;
@@ -369,7 +386,7 @@ public final class AnalyticModel implements CostModel {
             legs = new int[g.stepCount][];
             lat = new double[g.stepCount];
             rtt = new double[g.stepCount];
-            int n = Math.max(64, g.stepCount);
+            int n = Math.max(64, sh.widest);
             stackLoad = new LongDoubleMap(2 * n);
             linkLoad = new LongDoubleMap(6 * n);
             setOut = new LongDoubleMap(n);
@@ -380,16 +397,23 @@ public final class AnalyticModel implements CostModel {
         }
 
         double run() {
-            for (int s = 0; s < g.stepCount; s++) if (sh.kind[s] >= 0) sample(s);
-            legBytes.forEach((key, w) -> {
-                int lvl = (int) (key >>> 32);
-                Leg leg = legList.get((int) key);
-                Routes.Share share = routes.share(leg.a(), leg.b());
-                long base = lr(lvl, leg.rank()) << 16;
-                for (int i = 0; i < share.links().length; i++) linkLoad.add(base | share.links()[i], w * share.weight()[i]);
-            });
             double[] issue = new double[g.stepCount];
-            for (int s = 0; s < g.stepCount; s++) if (sh.kind[s] >= 0) issue[s] = serialisation(s);
+            for (int l = 0; l < sh.levels; l++) {
+                int from = sh.levelStart[l], to = sh.levelStart[l + 1];
+                if (from == to) continue;
+                for (int i = from; i < to; i++) sample(sh.levelSteps[i]);
+                legBytes.forEach((key, w) -> {
+                    int lvl = (int) (key >>> 32);
+                    Leg leg = legList.get((int) key);
+                    Routes.Share share = routes.share(leg.a(), leg.b());
+                    long base = lr(lvl, leg.rank()) << 16;
+                    for (int i = 0; i < share.links().length; i++) linkLoad.add(base | share.links()[i], w * share.weight()[i]);
+                });
+                for (int i = from; i < to; i++) issue[sh.levelSteps[i]] = serialisation(sh.levelSteps[i]);
+                for (LongDoubleMap m : new LongDoubleMap[] {stackLoad, linkLoad, setOut, setIn, legBytes, cuFlits, drainMemo}) m.clear();
+                usedOut.clear();
+                usedIn.clear();
+            }
             double[] r = sh.timeline(issue, lat);
             lastTb = (int) r[1];
             return r[0];
@@ -509,40 +533,62 @@ public final class AnalyticModel implements CostModel {
          * pages are followed by sample.
          */
         long[] segments(ChunkRef src, ChunkRef dst, long bytes) {
-            java.util.TreeSet<Long> cut = new java.util.TreeSet<>();
-            cut.add(0L);
-            cut.add(Math.max(1, bytes));
+            long total = Math.max(1, bytes);
+            long[] cut = new long[SAMPLES + 2];
+            int n = 0;
+            cut[n++] = 0;
+            cut[n++] = total;
             long page = Math.max(1, pl.pageBytes());
             for (ChunkRef ref : new ChunkRef[] {src, dst}) {
                 if (ref == null || bytes <= 1) continue;
-                for (int c = 0; c < ref.count() && cut.size() <= SAMPLES + 1; c++) {
+                for (int c = 0; c < ref.count() && n >= 0; c++) {
                     long c0 = c * pl.chunkBytes(), c1 = Math.min(bytes, c0 + pl.chunkBytes());
-                    cut.add(c0);
+                    n = push(cut, n, c0);
                     long a = pages.address(new ChunkRef(ref.rank(), ref.buffer(), ref.index() + c, 1), 0);
                     if (a < 0) continue;
                     long off = a & ((1L << 40) - 1);
-                    for (long b = c0 + (page - off % page) % page; b < c1 && cut.size() <= SAMPLES + 1; b += page) if (b > c0) cut.add(b);
+                    for (long b = c0 + (page - off % page) % page; b < c1 && n >= 0; b += page) if (b > c0) n = push(cut, n, b);
                 }
             }
-            if (cut.size() > SAMPLES + 1) {
+            if (n >= 0) n = distinct(cut, n);
+            if (n < 0 || n > SAMPLES + 1) {
                 long[] even = new long[SAMPLES + 1];
-                for (int j = 0; j <= SAMPLES; j++) even[j] = Math.max(1, bytes) * j / SAMPLES;
+                for (int j = 0; j <= SAMPLES; j++) even[j] = total * j / SAMPLES;
                 return even;
             }
-            long[] out = new long[cut.size()];
-            int i = 0;
-            for (long c : cut) out[i++] = c;
-            return out;
+            return Arrays.copyOf(cut, n);
+        }
+
+        /**
+         * Adds a cut to the first {@code n} of {@code cut} (distinct once sorted); returns the new
+         * count, or -1 once there are more than {@value #SAMPLES} + 1 distinct cuts (or already were).
+         */
+        private static int push(long[] cut, int n, long v) {
+            if (n < 0) return -1;
+            if (n == cut.length) n = distinct(cut, n);
+            if (n == cut.length) return -1;
+            cut[n++] = v;
+            return n;
+        }
+
+        /** Sorts the first {@code n} values and drops repeats; returns how many remain. */
+        private static int distinct(long[] v, int n) {
+            Arrays.sort(v, 0, n);
+            int m = 0;
+            for (int i = 0; i < n; i++) if (m == 0 || v[i] != v[m - 1]) v[m++] = v[i];
+            return m;
         }
 
         /** Records {@code w} bytes on a route of a rank at a level; returns the route's id. */
         int leg(int lvl, int rank, int a, int b, double w) {
-            Leg leg = new Leg(rank, a, b);
-            Integer id = legIds.get(leg);
-            if (id == null) {
+            long k = ((long) rank << 42) | ((long) a << 21) | b;
+            int id;
+            if (legIds.contains(k)) {
+                id = (int) legIds.get(k);
+            } else {
                 id = legList.size();
-                legIds.put(leg, id);
-                legList.add(leg);
+                legIds.add(k, id);
+                legList.add(new Leg(rank, a, b));
             }
             legBytes.add(((long) lvl << 32) | id, w);
             return id;

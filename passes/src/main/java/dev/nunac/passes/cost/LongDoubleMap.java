@@ -4,12 +4,15 @@ import java.util.Arrays;
 
 /**
  * A map from non-negative long keys to doubles on open addressing (linear probing), without
- * boxing: the analytic model sums millions of byte counts per (level, rank, resource) key.
+ * boxing: the analytic model sums millions of byte counts per (level, rank, resource) key. It
+ * remembers the slots it filled, so that {@link #clear} costs the entries, not the capacity.
  */
 final class LongDoubleMap {
     private static final long EMPTY = -1;
     private long[] keys;
     private double[] values;
+    /** The filled slots, in the order they were filled. */
+    private int[] filled;
     private int size, mask;
 
     LongDoubleMap() {
@@ -20,6 +23,7 @@ final class LongDoubleMap {
         int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
         keys = new long[cap];
         values = new double[cap];
+        filled = new int[cap / 2 + 1];
         Arrays.fill(keys, EMPTY);
         mask = cap - 1;
     }
@@ -36,6 +40,7 @@ final class LongDoubleMap {
         if (keys[i] == EMPTY) {
             keys[i] = key;
             values[i] = v;
+            filled[size] = i;
             if (++size * 2 > keys.length) grow();
         } else {
             values[i] += v;
@@ -51,9 +56,15 @@ final class LongDoubleMap {
         return keys[slot(key)] != EMPTY;
     }
 
-    /** Calls {@code f} for every entry, in no particular order. */
+    /** Calls {@code f} for every entry, in the order the keys were first added. */
     void forEach(Entry f) {
-        for (int i = 0; i < keys.length; i++) if (keys[i] != EMPTY) f.accept(keys[i], values[i]);
+        for (int j = 0; j < size; j++) f.accept(keys[filled[j]], values[filled[j]]);
+    }
+
+    /** Removes every entry. */
+    void clear() {
+        for (int j = 0; j < size; j++) keys[filled[j]] = EMPTY;
+        size = 0;
     }
 
     interface Entry {
@@ -63,11 +74,14 @@ final class LongDoubleMap {
     private void grow() {
         long[] ok = keys;
         double[] ov = values;
+        int[] of = filled;
+        int n = size;
         keys = new long[ok.length * 2];
         values = new double[ok.length * 2];
+        filled = new int[keys.length / 2 + 1];
         Arrays.fill(keys, EMPTY);
         mask = keys.length - 1;
         size = 0;
-        for (int i = 0; i < ok.length; i++) if (ok[i] != EMPTY) add(ok[i], ov[i]);
+        for (int j = 0; j < n; j++) add(ok[of[j]], ov[of[j]]);
     }
 }

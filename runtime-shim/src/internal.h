@@ -21,6 +21,7 @@ typedef struct {
     int peer;
     int dep_first, ndeps;  /* into nr_table.deps (global step ids) */
     int from, to;          /* partner global step ids, -1 for none */
+    int line;              /* of the table, for messages */
     int64_t src_off, dst_off, stage_off, nelem;
 } nr_step;
 
@@ -81,6 +82,10 @@ typedef struct {
     int cus, dies, mask_words, max_ranks;
     int emulated;          /* host: the numbers describe an emulated device */
 } nr_device;
+
+/* Most buffer bytes one context allocates (the top of option mem_limit_mb). The loader refuses a
+ * table that needs more, so every arena size and offset stays far inside int64. */
+#define NR_MAX_BUFFER_BYTES ((int64_t) 1 << 40)
 
 /* Most devices one context spreads its ranks over (option devices). */
 #define NR_MAX_DEVICES 16

@@ -73,10 +73,14 @@ static nunart_status need(nunart_ctx *ctx, nunart_state want, const char *call) 
                    nunart_state_name(ctx->state));
 }
 
-float nunart_input_value(int rank, int chunk, int element) {
-    long v = ((long) rank * 31 + (long) chunk * 7 + element) % 251;
+/* The reference input in 64 bits: a postcondition names chunks as rank * chunk_factor + i,
+ * which passes int's range on large plans (at most 2^16 * 2^20 + 2^24 here). */
+static float input_at(int64_t rank, int64_t chunk, int64_t element) {
+    int64_t v = (rank * 31 + chunk * 7 + element) % 251;
     return (float) (v - 125);
 }
+
+float nunart_input_value(int rank, int chunk, int element) { return input_at(rank, chunk, element); }
 
 static int parse_opt(const char *opts, const char *key, long long *out) {
     if (!opts) return 0;
@@ -113,7 +117,7 @@ static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
     static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb", "devices", "arch"};
     enum { NINT = 8, NKEYS = 9 };
     long long v[NINT] = {0, 0, 0, 0, 0, 20000, 4096, 0};
-    static const long long HI[] = {1024, 1 << 20, 1024, 64, 1 << 16, 3600000, 1 << 20, NR_MAX_DEVICES};
+    static const long long HI[] = {1024, 1 << 20, 1024, 64, 1 << 16, 3600000, NR_MAX_BUFFER_BYTES >> 20, NR_MAX_DEVICES};
     if (opts) {
         /* Every token must be a known key. */
         char buf[512];
@@ -390,19 +394,19 @@ nunart_status nunart_launch(nunart_ctx *ctx) {
 
 static float expected(const nr_table *t, int rank, int64_t out_elem, int *defined) {
     int64_t c = t->cf, ce = t->chunk_elems;
-    int chunk = (int) (out_elem / ce), e = (int) (out_elem % ce);
+    int64_t chunk = out_elem / ce, e = out_elem % ce;
     int n = t->ranks;
     *defined = 1;
     float s = 0;
-    if (strcmp(t->collective, "allgather") == 0) return nunart_input_value(chunk / (int) c, chunk % (int) c, e);
-    if (strcmp(t->collective, "alltoall") == 0) return nunart_input_value(chunk / (int) c, rank * (int) c + chunk % (int) c, e);
-    if (strcmp(t->collective, "broadcast") == 0) return nunart_input_value(t->root, chunk, e);
+    if (strcmp(t->collective, "allgather") == 0) return input_at(chunk / c, chunk % c, e);
+    if (strcmp(t->collective, "alltoall") == 0) return input_at(chunk / c, rank * c + chunk % c, e);
+    if (strcmp(t->collective, "broadcast") == 0) return input_at(t->root, chunk, e);
     if (strcmp(t->collective, "allreduce") == 0 || (strcmp(t->collective, "reduce") == 0 && rank == t->root)) {
-        for (int p = 0; p < n; p++) s += nunart_input_value(p, chunk, e);
+        for (int p = 0; p < n; p++) s += input_at(p, chunk, e);
         return s;
     }
     if (strcmp(t->collective, "reducescatter") == 0) {
-        for (int p = 0; p < n; p++) s += nunart_input_value(p, rank * (int) c + chunk, e);
+        for (int p = 0; p < n; p++) s += input_at(p, rank * c + chunk, e);
         return s;
     }
     *defined = 0;

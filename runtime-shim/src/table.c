@@ -13,6 +13,7 @@
 #define MAX_RANKS 4096
 #define MAX_TBS (1 << 20)
 #define MAX_STEPS (1 << 24)
+#define MAX_TB_STEPS (1 << 20)
 #define MAX_MASK_WORDS 64
 
 static const char *OP_NAMES[OP_COUNT] = {
@@ -194,12 +195,46 @@ void nr_table_free(nr_table *t) {
 
 static int grow(void **p, int *cap, int need, size_t elem) {
     if (need <= *cap) return 0;
-    int nc = *cap ? *cap * 2 : 64;
+    int64_t nc = *cap ? (int64_t) *cap * 2 : 64; /* doubled in 64 bits: never wraps */
     while (nc < need) nc *= 2;
+    if (nc > INT_MAX) nc = need;
     void *q = realloc(*p, (size_t) nc * elem);
     if (!q) return -1;
     *p = q;
-    *cap = nc;
+    *cap = (int) nc;
+    return 0;
+}
+
+/* Adds `elems` floats to the arena size *total; -1 when the buffers would pass
+ * NR_MAX_BUFFER_BYTES, which no context allocates: every later offset stays in range. */
+static int arena_add(int64_t *total, int64_t elems) {
+    int64_t sum;
+    if (elems < 0 || __builtin_add_overflow(*total, elems, &sum) || sum > NR_MAX_BUFFER_BYTES / 4) return -1;
+    *total = sum;
+    return 0;
+}
+
+#define TIB(b) ((long long) ((b) >> 40))
+
+/* A storage's floats added to the running arena size (storages come in arena order). */
+static int storage_fits(line_t *l, nr_table *t, int rank, int id) {
+    const nr_storage *st = &t->rank[rank].sto[id];
+    int64_t elems;
+    if (__builtin_mul_overflow((int64_t) st->chunks, t->chunk_elems, &elems) || arena_add(&t->storage_elems, elems))
+        return perr(l, "storage %d of rank %d: chunks=%d of chunk_bytes=%lld take the buffers past %lld TiB, more than any context allocates",
+                    id, rank, st->chunks, (long long) t->chunk_bytes, TIB(NR_MAX_BUFFER_BYTES));
+    return 0;
+}
+
+/* A partner rank:tb:step, packed into 54 bits until every threadblock is known. Range-checked
+ * first, so no shift sees a negative or too wide field. */
+static int pack_partner(line_t *l, const nr_table *t, const char *key, const int *p, int found, int64_t *out) {
+    *out = 0;
+    if (!found) return 0;
+    if (p[0] < 0 || p[0] >= t->ranks)
+        return perr(l, "%s=%d:%d:%d: rank %d does not exist (ranks=%d)", key, p[0], p[1], p[2], p[0], t->ranks);
+    if (p[1] < 0 || p[1] >= MAX_TBS || p[2] < 0 || p[2] >= MAX_TB_STEPS) return perr(l, "%s=%d:%d:%d names no step", key, p[0], p[1], p[2]);
+    *out = (int64_t) ((uint64_t) p[0] << 42 | (uint64_t) p[1] << 21 | (uint64_t) p[2]);
     return 0;
 }
 
@@ -214,14 +249,147 @@ static int check_operand(line_t *l, nr_table *t, const char *what, int *o, int f
     if (rk->nsto == 0 || rk->seen_sto != rk->nsto) { *cnt_out = o[3]; return 0; }
     if (o[1] >= rk->nsto) return perr(l, "%s: rank %d has no storage %d", what, o[0], o[1]);
     if ((long long) o[2] + o[3] > rk->sto[o[1]].chunks) {
-        return perr(l, "%s: chunks [%d, %d) out of bounds of rank %d storage %d (%d chunks)", what, o[2],
-                    o[2] + o[3], o[0], o[1], rk->sto[o[1]].chunks);
+        return perr(l, "%s: chunks [%d, %lld) out of bounds of rank %d storage %d (%d chunks)", what, o[2],
+                    (long long) o[2] + o[3], o[0], o[1], rk->sto[o[1]].chunks);
     }
     *cnt_out = o[3];
     return 0;
 }
 
-/* Checks that need the whole table: operand bounds on peers, dependency targets, partners. */
+/* The threadblock whose step range holds global step g (steps are stored threadblock by
+ * threadblock); NULL for none. */
+static const nr_tb *tb_of(const nr_table *t, int g) {
+    for (int lo = 0, hi = t->ntb - 1; lo <= hi;) {
+        int mid = lo + (hi - lo) / 2;
+        if (t->tb[mid].first_step > g) hi = mid - 1;
+        else if (t->tb[mid].first_step + t->tb[mid].nsteps <= g) lo = mid + 1;
+        else return &t->tb[mid];
+    }
+    return NULL;
+}
+
+/* "rank R threadblock T step S (op)": how messages name global step g. */
+static void step_name(const nr_table *t, int g, char *buf, size_t cap) {
+    const nr_tb *tb = tb_of(t, g);
+    if (tb) snprintf(buf, cap, "rank %d threadblock %d step %d (%s)", tb->rank, tb->id, g - tb->first_step, OP_NAMES[t->step[g].op]);
+    else snprintf(buf, cap, "step #%d", g);
+}
+
+/* An error about global step g, on the table line that declared it; fmt continues the step's
+ * name (" has ...", ": ..."). */
+static int step_err(const nr_table *t, int g, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int step_err(const nr_table *t, int g, char *err, size_t errlen, const char *fmt, ...) {
+    char name[96], msg[512];
+    step_name(t, g, name, sizeof name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, errlen, "launch table line %d: %s%s", t->step[g].line, name, msg);
+    return -1;
+}
+
+/* Partners (packed rank:tb:step) and dep pairs (tb, step of the same rank) into global step
+ * ids, now that every threadblock is known. */
+static int resolve(nr_table *t, char *err, size_t errlen) {
+    for (int g = 0; g < t->nstep; g++) {
+        nr_step *s = &t->step[g];
+        int64_t enc[2] = {s->src_off, s->dst_off};
+        int *dst[2] = {&s->from, &s->to};
+        for (int k = 0; k < 2; k++) {
+            if (*dst[k] != -2) continue;
+            int pr = (int) (enc[k] >> 42), pt = (int) ((enc[k] >> 21) & 0x1FFFFF), ps = (int) (enc[k] & 0x1FFFFF);
+            if (pr >= t->ranks || pt >= t->rank[pr].ntb || ps >= t->tb[t->rank[pr].first_tb + pt].nsteps)
+                return step_err(t, g, err, errlen, " has %s=%d:%d:%d, which names no step", k ? "to" : "from", pr, pt, ps);
+            *dst[k] = t->tb[t->rank[pr].first_tb + pt].first_step + ps;
+        }
+        s->src_off = s->dst_off = 0;
+    }
+    /* Compacted in place: every global id replaces the pair it came from. */
+    int w = 0;
+    for (int i = 0; i < t->ntb; i++) {
+        const nr_tb *own = &t->tb[i];
+        const nr_rank *rk = &t->rank[own->rank];
+        for (int g = own->first_step; g < own->first_step + own->nsteps; g++) {
+            nr_step *s = &t->step[g];
+            int first = w;
+            for (int d = 0; d < s->ndeps; d++) {
+                int dt = t->deps[s->dep_first + 2 * d], ds = t->deps[s->dep_first + 2 * d + 1];
+                if (dt >= rk->ntb || ds >= t->tb[rk->first_tb + dt].nsteps)
+                    return step_err(t, g, err, errlen, " depends on %d:%d, which does not exist", dt, ds);
+                t->deps[w++] = t->tb[rk->first_tb + dt].first_step + ds;
+            }
+            s->dep_first = first;
+        }
+    }
+    t->ndeps = w;
+    return 0;
+}
+
+/* Operand k (0 src, 1 dst) of step g against its storage, which may belong to a rank declared
+ * after the step. */
+static int check_bounds(const nr_table *t, int g, int k, char *err, size_t errlen) {
+    const nr_step *s = &t->step[g];
+    int rank = k ? s->dst_rank : s->src_rank, sto = k ? s->dst_sto : s->src_sto;
+    int idx = k ? s->dst_idx : s->src_idx, cnt = k ? s->dst_cnt : s->src_cnt;
+    if (!cnt) return 0;
+    if (sto >= t->rank[rank].nsto) return step_err(t, g, err, errlen, ": %s: rank %d has no storage %d", k ? "dst" : "src", rank, sto);
+    const nr_storage *st = &t->rank[rank].sto[sto];
+    if (idx < 0 || (long long) idx + cnt > st->chunks)
+        return step_err(t, g, err, errlen, ": %s chunks [%d, %lld) out of bounds of rank %d storage %d (%d chunks)", k ? "dst" : "src", idx,
+                        (long long) idx + cnt, rank, sto, st->chunks);
+    return 0;
+}
+
+/* Step g's operands, reach and partners; sets its offsets and size. */
+static int check_step(nr_table *t, int g, char *err, size_t errlen) {
+    nr_step *s = &t->step[g];
+    const nr_tb *tb = tb_of(t, g);
+    if (!tb) { snprintf(err, errlen, "launch table: step %d belongs to no threadblock", g); return -1; }
+    if (check_bounds(t, g, 0, err, errlen) || check_bounds(t, g, 1, err, errlen)) return -1;
+    if (s->src_cnt) s->src_off = t->rank[s->src_rank].sto[s->src_sto].off + (int64_t) s->src_idx * t->chunk_elems;
+    if (s->dst_cnt) s->dst_off = t->rank[s->dst_rank].sto[s->dst_sto].off + (int64_t) s->dst_idx * t->chunk_elems;
+    /* Local ops stay on their rank; one-sided ops reach exactly their peer. */
+    int own = tb->rank;
+    int src_ok = !s->src_cnt || s->src_rank == ((s->op == OP_GET || s->op == OP_GETRE) ? s->peer : own);
+    int dst_ok = !s->dst_cnt || s->dst_rank == (s->op == OP_PUT ? s->peer : own);
+    if (!src_ok || !dst_ok)
+        return step_err(t, g, err, errlen, ": operand on rank %d is not reachable (peer=%d)", src_ok ? s->dst_rank : s->src_rank, s->peer);
+    if (s->src_cnt && s->dst_cnt && s->src_cnt != s->dst_cnt)
+        return step_err(t, g, err, errlen, ": src has %d chunks, dst %d", s->src_cnt, s->dst_cnt);
+    s->nelem = (int64_t) (s->src_cnt ? s->src_cnt : s->dst_cnt) * t->chunk_elems;
+    if (op_recvs(s->op) || s->op == OP_WAIT) {
+        if (s->from < 0)
+            return step_err(t, g, err, errlen, " has no matching %s: it would wait forever", s->op == OP_WAIT ? "signal" : "send");
+        const nr_step *p = &t->step[s->from];
+        if ((s->op == OP_WAIT) != (p->op == OP_SIGNAL) || (s->op != OP_WAIT && !op_sends(p->op)) || p->to != g) {
+            char pn[96];
+            step_name(t, s->from, pn, sizeof pn);
+            return step_err(t, g, err, errlen, ": its partner (%s) does not name it back", pn);
+        }
+    }
+    if (s->to >= 0 && t->step[s->to].from != g) {
+        char pn[96];
+        step_name(t, s->to, pn, sizeof pn);
+        return step_err(t, g, err, errlen, ": its receiver (%s) does not name it back", pn);
+    }
+    return 0;
+}
+
+/* Send stages follow the storages in step order; *off is the arena size so far. */
+static int place_stage(nr_table *t, int g, int64_t *off, char *err, size_t errlen) {
+    nr_step *s = &t->step[g];
+    if (!op_sends(s->op)) return 0;
+    const nr_tb *tb = tb_of(t, g);
+    if (t->rank[tb->rank].stage_off < 0) t->rank[tb->rank].stage_off = *off;
+    s->stage_off = *off;
+    if (arena_add(off, s->nelem))
+        return step_err(t, g, err, errlen, ": its send stage of %lld bytes takes the buffers past %lld TiB, more than any context allocates",
+                        (long long) s->nelem * 4, TIB(NR_MAX_BUFFER_BYTES));
+    return 0;
+}
+
+/* Checks that need the whole table: operand bounds on peers, partners, sizes. */
 static int finish(nr_table *t, char *err, size_t errlen) {
     for (int r = 0; r < t->ranks; r++) {
         nr_rank *rk = &t->rank[r];
@@ -231,6 +399,7 @@ static int finish(nr_table *t, char *err, size_t errlen) {
             return -1;
         }
     }
+    /* The storages' sum was bounded line by line (storage_fits), so these offsets fit. */
     int64_t off = 0;
     for (int r = 0; r < t->ranks; r++) {
         t->rank[r].sto_off = off;
@@ -241,83 +410,14 @@ static int finish(nr_table *t, char *err, size_t errlen) {
         }
     }
     t->storage_elems = off;
-    for (int g = 0; g < t->nstep; g++) {
-        nr_step *s = &t->step[g];
-        const nr_tb *tb = NULL;
-        for (int lo = 0, hi = t->ntb - 1; lo <= hi;) { /* the tb whose range holds g */
-            int mid = (lo + hi) / 2;
-            if (t->tb[mid].first_step > g) hi = mid - 1;
-            else if (t->tb[mid].first_step + t->tb[mid].nsteps <= g) lo = mid + 1;
-            else { tb = &t->tb[mid]; break; }
-        }
-        if (!tb) { snprintf(err, errlen, "launch table: step %d belongs to no threadblock", g); return -1; }
-        char where[96];
-        snprintf(where, sizeof where, "rank %d threadblock %d step %d (%s)", tb->rank, tb->id, g - tb->first_step, OP_NAMES[s->op]);
-        const int rk_src[2] = {s->src_rank, s->dst_rank};
-        const int sto[2] = {s->src_sto, s->dst_sto}, idx[2] = {s->src_idx, s->dst_idx}, cnt[2] = {s->src_cnt, s->dst_cnt};
-        for (int k = 0; k < 2; k++) {
-            if (!cnt[k]) continue;
-            if (sto[k] >= t->rank[rk_src[k]].nsto) {
-                snprintf(err, errlen, "launch table: %s: rank %d has no storage %d", where, rk_src[k], sto[k]);
-                return -1;
-            }
-            const nr_storage *st = &t->rank[rk_src[k]].sto[sto[k]];
-            if (idx[k] < 0 || (long long) idx[k] + cnt[k] > st->chunks) {
-                snprintf(err, errlen, "launch table: %s: %s chunks [%d, %d) out of bounds of rank %d storage %d (%d chunks)",
-                         where, k ? "dst" : "src", idx[k], idx[k] + cnt[k], rk_src[k], sto[k], st->chunks);
-                return -1;
-            }
-        }
-        if (s->src_cnt) s->src_off = t->rank[s->src_rank].sto[s->src_sto].off + (int64_t) s->src_idx * t->chunk_elems;
-        if (s->dst_cnt) s->dst_off = t->rank[s->dst_rank].sto[s->dst_sto].off + (int64_t) s->dst_idx * t->chunk_elems;
-        /* Local ops stay on their rank; one-sided ops reach exactly their peer. */
-        int own = tb->rank;
-        int src_ok = !s->src_cnt || s->src_rank == ((s->op == OP_GET || s->op == OP_GETRE) ? s->peer : own);
-        int dst_ok = !s->dst_cnt || s->dst_rank == (s->op == OP_PUT ? s->peer : own);
-        if (!src_ok || !dst_ok) {
-            snprintf(err, errlen, "launch table: %s: operand on rank %d is not reachable (peer=%d)", where,
-                     src_ok ? s->dst_rank : s->src_rank, s->peer);
-            return -1;
-        }
-        if (s->src_cnt && s->dst_cnt && s->src_cnt != s->dst_cnt) {
-            snprintf(err, errlen, "launch table: %s: src has %d chunks, dst %d", where, s->src_cnt, s->dst_cnt);
-            return -1;
-        }
-        s->nelem = (int64_t) (s->src_cnt ? s->src_cnt : s->dst_cnt) * t->chunk_elems;
-        if (op_recvs(s->op) || s->op == OP_WAIT) {
-            if (s->from < 0) {
-                snprintf(err, errlen, "launch table: %s has no matching %s: it would wait forever", where,
-                         s->op == OP_WAIT ? "signal" : "send");
-                return -1;
-            }
-            const nr_step *p = &t->step[s->from];
-            if ((s->op == OP_WAIT) != (p->op == OP_SIGNAL) || (s->op != OP_WAIT && !op_sends(p->op)) || p->to != g) {
-                snprintf(err, errlen, "launch table: %s: its partner (step #%d, %s) does not name it back", where, s->from,
-                         OP_NAMES[p->op]);
-                return -1;
-            }
-        }
-        if (s->to >= 0) {
-            const nr_step *p = &t->step[s->to];
-            if (p->from != g) {
-                snprintf(err, errlen, "launch table: %s: its receiver (step #%d) does not name it back", where, s->to);
-                return -1;
-            }
-        }
-        if (op_sends(s->op)) {
-            if (t->rank[own].stage_off < 0) t->rank[own].stage_off = off;
-            s->stage_off = off;
-            off += s->nelem;
-        }
-    }
+    for (int g = 0; g < t->nstep; g++)
+        if (check_step(t, g, err, errlen) || place_stage(t, g, &off, err, errlen)) return -1;
     /* Transfer sizes: a receive takes exactly what its send produced. */
     for (int g = 0; g < t->nstep; g++) {
-        nr_step *s = &t->step[g];
-        if (op_recvs(s->op) && t->step[s->from].nelem != s->nelem) {
-            snprintf(err, errlen, "launch table: step #%d receives %lld floats but its send produces %lld", g,
-                     (long long) s->nelem, (long long) t->step[s->from].nelem);
-            return -1;
-        }
+        const nr_step *s = &t->step[g];
+        if (op_recvs(s->op) && t->step[s->from].nelem != s->nelem)
+            return step_err(t, g, err, errlen, " receives %lld floats but its send produces %lld", (long long) s->nelem,
+                            (long long) t->step[s->from].nelem);
     }
     t->arena_elems = off;
     /* Steps come rank by rank, so each rank's stages are contiguous; a rank that sends nothing
@@ -359,6 +459,7 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
                 || geti(&l, "ranks", 1, MAX_RANKS, &t->ranks) || geti(&l, "chunk_factor", 1, 1 << 20, &t->cf)
                 || geti(&l, "inplace", 0, 1, &t->inplace) || geti(&l, "root", 0, MAX_RANKS - 1, &t->root)
                 || gets_(&l, "protocol", t->protocol, sizeof t->protocol)) goto fail;
+            if (t->root >= t->ranks) { perr(&l, "root=%d is not a rank (ranks=%d)", t->root, t->ranks); goto fail; }
             t->rank = calloc((size_t) t->ranks, sizeof *t->rank);
             if (!t->rank) { perr(&l, "out of memory"); goto fail; }
             stage = 2;
@@ -420,6 +521,7 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
                     || geti(&l, "pages", 0, 1 << 28, &st->pages)
                     || get_list(&l, "stacks", -1, t->stacks ? t->stacks - 1 : -1, &st->stacks, &np)) goto fail;
                 if (np != st->pages) { perr(&l, "pages=%d but %d stacks listed", st->pages, np); goto fail; }
+                if (storage_fits(&l, t, r, id)) goto fail;
                 t->pages += st->pages;
                 rk->seen_sto++;
             } else if (strcmp(kw, "view") == 0) {
@@ -450,7 +552,7 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
                     || geti(&l, "slot", 0, MAX_TBS, &tb->slot) || geti(&l, "domain", -1, 4096, &tb->domain)
                     || geti(&l, "group", -1, MAX_TBS, &tb->group) || geti(&l, "send", -1, MAX_RANKS, &tb->send)
                     || geti(&l, "recv", -1, MAX_RANKS, &tb->recv) || geti(&l, "channel", 0, 1 << 16, &tb->channel)
-                    || geti(&l, "steps", 0, 1 << 20, &tb->nsteps)) goto fail;
+                    || geti(&l, "steps", 0, MAX_TB_STEPS, &tb->nsteps)) goto fail;
                 t->ntb++; /* counted before the mask so that free() sees it */
                 if (get_mask(&l, "mask", t->mask_words, &tb->mask)) goto fail;
                 if (tb->cu >= t->cus) { perr(&l, "threadblock on CU %d, but the table's device has %d CUs", tb->cu, t->cus); goto fail; }
@@ -462,7 +564,7 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
                 rk->seen_tb++;
             } else if (strcmp(kw, "step") == 0) {
                 int tbid, id;
-                if (geti(&l, "tb", 0, MAX_TBS, &tbid) || geti(&l, "id", 0, 1 << 20, &id)) goto fail;
+                if (geti(&l, "tb", 0, MAX_TBS, &tbid) || geti(&l, "id", 0, MAX_TB_STEPS, &id)) goto fail;
                 if (tbid != cur_tb) { perr(&l, "step of threadblock %d inside threadblock %d", tbid, cur_tb); goto fail; }
                 nr_tb *tb = &t->tb[t->ntb - 1];
                 if (id != t->nstep - tb->first_step || id >= tb->nsteps) { perr(&l, "expected step %d of threadblock %d (steps=%d)", t->nstep - tb->first_step, tbid, tb->nsteps); goto fail; }
@@ -503,7 +605,7 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
                         char *c = strchr(d, ':');
                         if (!c) { perr(&l, "dep '%s' is not tb:step", d); goto fail; }
                         *c = 0;
-                        if (parse_long(d, 0, MAX_TBS, &dt) || parse_long(c + 1, 0, 1 << 20, &ds)) { perr(&l, "dep '%s:%s' is not tb:step", d, c + 1); goto fail; }
+                        if (parse_long(d, 0, MAX_TBS, &dt) || parse_long(c + 1, 0, MAX_TB_STEPS, &ds)) { perr(&l, "dep '%s:%s' is not tb:step", d, c + 1); goto fail; }
                         if (grow((void **) &t->deps, &t->cap_deps, t->ndeps + 2, sizeof *t->deps)) { perr(&l, "out of memory"); goto fail; }
                         /* Encoded as tb and step for now; resolved after parsing. */
                         t->deps[t->ndeps++] = (int) dt;
@@ -512,10 +614,8 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
                     }
                 }
                 /* Keep the partner tuples until the whole table is read. */
-                s->src_off = ff ? ((int64_t) from[0] << 42) | ((int64_t) from[1] << 21) | from[2] : 0;
-                s->dst_off = ft ? ((int64_t) to[0] << 42) | ((int64_t) to[1] << 21) | to[2] : 0;
-                if (ff && (from[0] < 0 || from[0] >= MAX_RANKS || from[1] < 0 || from[1] >= MAX_TBS || from[2] < 0 || from[2] >= (1 << 20))) { perr(&l, "from= names no step"); goto fail; }
-                if (ft && (to[0] < 0 || to[0] >= MAX_RANKS || to[1] < 0 || to[1] >= MAX_TBS || to[2] < 0 || to[2] >= (1 << 20))) { perr(&l, "to= names no step"); goto fail; }
+                if (pack_partner(&l, t, "from", from, ff, &s->src_off) || pack_partner(&l, t, "to", to, ft, &s->dst_off)) goto fail;
+                s->line = lineno;
                 t->nstep++;
             } else if (strcmp(kw, "stream") == 0) {
                 if (rk->seen_stream >= rk->nstream) { perr(&l, "more than streams=%d streams", rk->nstream); goto fail; }
@@ -557,45 +657,7 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
         nr_tb *tb = &t->tb[t->ntb - 1];
         if (tb->first_step + tb->nsteps != t->nstep) { snprintf(err, errlen, "launch table: the last threadblock declared %d steps, %d given", tb->nsteps, t->nstep - tb->first_step); goto fail; }
     }
-    /* Resolve partners and deps into global step ids. */
-    for (int g = 0; g < t->nstep; g++) {
-        nr_step *s = &t->step[g];
-        int64_t enc[2] = {s->src_off, s->dst_off};
-        int *dst[2] = {&s->from, &s->to};
-        for (int k = 0; k < 2; k++) {
-            if (*dst[k] != -2) continue;
-            int pr = (int) (enc[k] >> 42), pt = (int) ((enc[k] >> 21) & 0x1FFFFF), ps = (int) (enc[k] & 0x1FFFFF);
-            if (pr >= t->ranks || pt >= t->rank[pr].ntb || ps >= t->tb[t->rank[pr].first_tb + pt].nsteps) {
-                snprintf(err, errlen, "launch table: step #%d: %s=%d:%d:%d names no step", g, k ? "to" : "from", pr, pt, ps);
-                goto fail;
-            }
-            *dst[k] = t->tb[t->rank[pr].first_tb + pt].first_step + ps;
-        }
-        s->src_off = s->dst_off = 0;
-    }
-    {
-        /* Compact dep pairs (tb, step) into global ids, in place. */
-        int w = 0;
-        for (int i = 0; i < t->ntb; i++)
-        for (int g = t->tb[i].first_step; g < t->tb[i].first_step + t->tb[i].nsteps; g++) {
-            nr_step *s = &t->step[g];
-            const nr_tb *own = &t->tb[i];
-            const nr_rank *rk = &t->rank[own->rank];
-            int first = w;
-            for (int d = 0; d < s->ndeps; d++) {
-                int dt = t->deps[s->dep_first + 2 * d], ds = t->deps[s->dep_first + 2 * d + 1];
-                if (dt >= rk->ntb || ds >= t->tb[rk->first_tb + dt].nsteps) {
-                    snprintf(err, errlen, "launch table: rank %d threadblock %d step %d depends on tb%d.%d, which does not exist",
-                             own->rank, own->id, g - own->first_step, dt, ds);
-                    goto fail;
-                }
-                t->deps[w++] = t->tb[rk->first_tb + dt].first_step + ds;
-            }
-            s->dep_first = first;
-        }
-        t->ndeps = w;
-    }
-    if (finish(t, err, errlen)) goto fail;
+    if (resolve(t, err, errlen) || finish(t, err, errlen)) goto fail;
     free(buf);
     return t;
 fail:

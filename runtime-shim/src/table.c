@@ -238,6 +238,19 @@ static int pack_partner(line_t *l, const nr_table *t, const char *key, const int
     return 0;
 }
 
+/* A dependency of step `id` on step ds of its own threadblock `tb` must be an earlier step:
+ * steps of a threadblock run in order, so a later one (or itself) could never be waited for. */
+static int own_dep(line_t *l, const nr_tb *tb, int id, long long ds, const char *deps) {
+    if (ds >= tb->nsteps)
+        return perr(l, "step %d of threadblock %d depends on %d:%lld, which does not exist (threadblock %d has %d steps)", id, tb->id,
+                    tb->id, ds, tb->id, tb->nsteps);
+    if (ds == id) return perr(l, "step %d of threadblock %d depends on itself (deps=%s): it could never run", id, tb->id, deps);
+    if (ds > id)
+        return perr(l, "step %d of threadblock %d depends on step %lld of its own threadblock, which runs after it (deps=%s): it could never run",
+                    id, tb->id, ds, deps);
+    return 0;
+}
+
 static int check_operand(line_t *l, nr_table *t, const char *what, int *o, int found, int *cnt_out) {
     *cnt_out = 0;
     if (!found) return 0;
@@ -287,6 +300,95 @@ static int step_err(const nr_table *t, int g, char *err, size_t errlen, const ch
     va_end(ap);
     snprintf(err, errlen, "launch table line %d: %s%s", t->step[g].line, name, msg);
     return -1;
+}
+
+/* Marks of the cycle search: on the current path, finished, first step of its threadblock. */
+enum { ON_PATH = 1, DONE = 2, FIRST = 4 };
+
+/* The i-th step that step g waits for, as the executors wait: 0 the step before it in its
+ * threadblock, 1 its partner (from), 2.. its deps. -2: none at this index; -1: past the last. */
+static int waited(const nr_table *t, const unsigned char *mark, int g, int i) {
+    const nr_step *s = &t->step[g];
+    if (i == 0) return mark[g] & FIRST ? -2 : g - 1;
+    if (i == 1) return s->from >= 0 ? s->from : -2;
+    return i - 2 < s->ndeps ? t->deps[s->dep_first + i - 2] : -1;
+}
+
+static const char *wait_kind(int i) { return i == 0 ? "the step before it" : i == 1 ? "from" : "deps"; }
+
+static void append(char *buf, size_t cap, size_t *n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t cap, size_t *n, const char *fmt, ...) {
+    if (*n >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + *n, cap - *n, fmt, ap);
+    va_end(ap);
+    *n = k < 0 ? cap : *n + (size_t) k;
+}
+
+/* Names the cycle path[j..top] (each waits for the next, the last for path[j]; next[k] - 1 is
+ * the kind of each wait) from its first step in table order. */
+static int report_cycle(const nr_table *t, const int *path, const int *next, int j, int top, char *err, size_t errlen) {
+    int n = top - j + 1, start = 0;
+    for (int k = 1; k < n; k++)
+        if (path[j + k] < path[j + start]) start = k;
+    int g = path[j + start];
+    char msg[480], name[96];
+    size_t len = 0;
+    if (n == 1) return step_err(t, g, err, errlen, " waits for itself (%s): it could never run", wait_kind(next[top] - 1));
+    append(msg, sizeof msg, &len, " is on a cycle of %d steps that wait for each other, so none of them can ever run: it waits for", n);
+    enum { SHOWN = 5 };
+    for (int k = 0; k < n; k++) {
+        int at = j + (start + k) % n, to = j + (start + k + 1) % n;
+        const char *kind = wait_kind(next[at] - 1);
+        if (k + 1 == n) append(msg, sizeof msg, &len, " it (%s)", kind);
+        else if (k < SHOWN || k + 1 == n - 1) {
+            step_name(t, path[to], name, sizeof name);
+            append(msg, sizeof msg, &len, " %s (%s), which waits for", name, kind);
+        } else if (k == SHOWN) append(msg, sizeof msg, &len, " ... (%d more steps) ..., which waits for", n - SHOWN - 2);
+    }
+    return step_err(t, g, err, errlen, "%s", msg);
+}
+
+/* Refuses waits that form a cycle (deps, partners, threadblock order): no step on it could
+ * ever start, and a launch would only time out. Depth-first, iterative: up to 2^24 steps. */
+static int check_cycles(const nr_table *t, char *err, size_t errlen) {
+    if (!t->nstep) return 0;
+    unsigned char *mark = calloc((size_t) t->nstep, 1);
+    int *path = malloc(sizeof(int) * (size_t) t->nstep), *next = malloc(sizeof(int) * (size_t) t->nstep);
+    int rc = 0;
+    if (!mark || !path || !next) {
+        snprintf(err, errlen, "launch table: out of memory");
+        rc = -1;
+    }
+    for (int i = 0; !rc && i < t->ntb; i++)
+        if (t->tb[i].nsteps) mark[t->tb[i].first_step] |= FIRST;
+    for (int root = 0; !rc && root < t->nstep; root++) {
+        if (mark[root] & DONE) continue;
+        int top = 0;
+        path[0] = root;
+        next[0] = 0;
+        mark[root] |= ON_PATH;
+        while (top >= 0 && !rc) {
+            int u = path[top], p = waited(t, mark, u, next[top]++);
+            if (p == -1) {
+                mark[u] = (unsigned char) ((mark[u] & ~ON_PATH) | DONE);
+                top--;
+            } else if (p >= 0 && (mark[p] & ON_PATH)) {
+                int j = top;
+                while (path[j] != p) j--;
+                rc = report_cycle(t, path, next, j, top, err, errlen);
+            } else if (p >= 0 && !(mark[p] & DONE)) {
+                path[++top] = p;
+                next[top] = 0;
+                mark[p] |= ON_PATH;
+            }
+        }
+    }
+    free(mark);
+    free(path);
+    free(next);
+    return rc;
 }
 
 /* Partners (packed rank:tb:step) and dep pairs (tb, step of the same rank) into global step
@@ -389,7 +491,7 @@ static int place_stage(nr_table *t, int g, int64_t *off, char *err, size_t errle
     return 0;
 }
 
-/* Checks that need the whole table: operand bounds on peers, partners, sizes. */
+/* Checks that need the whole table: operand bounds on peers, partners, sizes, cycles. */
 static int finish(nr_table *t, char *err, size_t errlen) {
     for (int r = 0; r < t->ranks; r++) {
         nr_rank *rk = &t->rank[r];
@@ -424,7 +526,7 @@ static int finish(nr_table *t, char *err, size_t errlen) {
      * has an empty range where the next rank's begins. */
     for (int r = t->ranks - 1; r >= 0; r--)
         if (t->rank[r].stage_off < 0) t->rank[r].stage_off = r + 1 < t->ranks ? t->rank[r + 1].stage_off : off;
-    return 0;
+    return check_cycles(t, err, errlen);
 }
 
 nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
@@ -606,6 +708,7 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
                         if (!c) { perr(&l, "dep '%s' is not tb:step", d); goto fail; }
                         *c = 0;
                         if (parse_long(d, 0, MAX_TBS, &dt) || parse_long(c + 1, 0, MAX_TB_STEPS, &ds)) { perr(&l, "dep '%s:%s' is not tb:step", d, c + 1); goto fail; }
+                        if (dt == tbid && own_dep(&l, tb, id, ds, dv)) goto fail;
                         if (grow((void **) &t->deps, &t->cap_deps, t->ndeps + 2, sizeof *t->deps)) { perr(&l, "out of memory"); goto fail; }
                         /* Encoded as tb and step for now; resolved after parsing. */
                         t->deps[t->ndeps++] = (int) dt;

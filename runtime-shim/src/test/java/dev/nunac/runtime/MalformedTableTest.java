@@ -33,7 +33,33 @@ class MalformedTableTest {
                 Arguments.of("dep on a missing step", ok.replace("deps=0:0", "deps=0:9"), "does not exist"),
                 Arguments.of("truncated", ok.substring(0, ok.length() / 2), "launch table"),
                 Arguments.of("text after end", ok + "rank id=2\n", "text after 'end'"),
-                Arguments.of("grid disagrees", ok.replace("grid=1 ", "grid=2 ").replaceFirst("slots=0\n", "slots=-1,0\n"), "slot"));
+                Arguments.of("grid disagrees", ok.replace("grid=1 ", "grid=2 ").replaceFirst("slots=0\n", "slots=-1,0\n"), "slot"),
+                Arguments.of("root outside the ranks", ok.replace("root=0", "root=2"), "root=2 is not a rank (ranks=2)"),
+                Arguments.of("buffers past 1 TiB", ok.replace("chunk_bytes=16", "chunk_bytes=1073741824").replace("name=input chunks=1 ", "name=input chunks=1024 "),
+                        "line 7: storage 1 of rank 0: chunks=2 of chunk_bytes=1073741824 take the buffers past 1 TiB"),
+                Arguments.of("negative partner rank", ok.replace("from=1:0:1", "from=-1:0:1"), "from=-1:0:1: rank -1 does not exist"),
+                Arguments.of("partner rank past 2^21", ok.replace("from=1:0:1", "from=2147483647:0:1"), "rank 2147483647 does not exist"),
+                Arguments.of("range end past int", ok.replace("dst=0:1:0:1", "dst=0:1:1073741824:2147483647"), "chunks [1073741824, 3221225471)"),
+                Arguments.of("self dependency", ok.replace("deps=0:0 from=1:0:1", "deps=0:2 from=1:0:1"),
+                        "line 13: step 2 of threadblock 0 depends on itself (deps=0:2)"),
+                Arguments.of("dependency on a later step", ok.replaceFirst("deps=- from=- to=-", "deps=0:1 from=- to=-"),
+                        "step 0 of threadblock 0 depends on step 1 of its own threadblock, which runs after it"),
+                Arguments.of("cycle through partners", partnerCycle(),
+                        "line 12: rank 0 threadblock 0 step 1 (r) is on a cycle of 4 steps that wait for each other"));
+    }
+
+    /** Each rank receives before it sends, and each receive takes the other rank's later send. */
+    static String partnerCycle() {
+        String t = Tables.allgather2();
+        for (int r = 0; r < 2; r++) {
+            int p = 1 - r;
+            String step = "step rank=" + r + " tb=0 id=";
+            t = t.replace(step + "1 op=s src=" + r + ":0:0:1 dst=- peer=-1 deps=- from=- to=" + p + ":0:2",
+                            step + "1 op=r src=- dst=" + r + ":1:" + p + ":1 peer=-1 deps=- from=" + p + ":0:2 to=-")
+                    .replace(step + "2 op=r src=- dst=" + r + ":1:" + p + ":1 peer=-1 deps=0:0 from=" + p + ":0:1 to=-",
+                            step + "2 op=s src=" + r + ":0:0:1 dst=- peer=-1 deps=0:0 from=- to=" + p + ":0:1");
+        }
+        return t;
     }
 
     @ParameterizedTest(name = "{0}")

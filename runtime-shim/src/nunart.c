@@ -318,7 +318,7 @@ nunart_status nunart_load(nunart_ctx *ctx, const char *table, size_t len) {
     if (st) return st;
     if (!table) return nr_fail(ctx, NUNART_E_TABLE, "load: no table");
     if (len > ((size_t) 256 << 20)) return nr_fail(ctx, NUNART_E_TABLE, "launch table larger than 256 MiB");
-    char err[600];
+    char err[sizeof ctx->msg];
     nr_table *t = nr_parse(table, len, err, sizeof err);
     if (!t) return nr_fail(ctx, NUNART_E_TABLE, "%s", err);
     ctx->table = t;

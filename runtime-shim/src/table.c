@@ -292,7 +292,7 @@ static void step_name(const nr_table *t, int g, char *buf, size_t cap) {
  * name (" has ...", ": ..."). */
 static int step_err(const nr_table *t, int g, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static int step_err(const nr_table *t, int g, char *err, size_t errlen, const char *fmt, ...) {
-    char name[96], msg[512];
+    char name[96], msg[900];
     step_name(t, g, name, sizeof name);
     va_list ap;
     va_start(ap, fmt);
@@ -333,7 +333,7 @@ static int report_cycle(const nr_table *t, const int *path, const int *next, int
     for (int k = 1; k < n; k++)
         if (path[j + k] < path[j + start]) start = k;
     int g = path[j + start];
-    char msg[480], name[96];
+    char msg[900], name[96];
     size_t len = 0;
     if (n == 1) return step_err(t, g, err, errlen, " waits for itself (%s): it could never run", wait_kind(next[top] - 1));
     append(msg, sizeof msg, &len, " is on a cycle of %d steps that wait for each other, so none of them can ever run: it waits for", n);

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -104,6 +107,13 @@ class MalformedTableTest {
             assertEquals(RuntimeFailure.Status.MISMATCH, e.status());
             assertTrue(e.getMessage().contains("leaves die 1 without a CU"), e.getMessage());
         }
+    }
+
+    /** The native tests (src/test/native) mutate the same table as these tests. */
+    @Test
+    void nativeSeedIsTheJavaTestsTable() throws IOException {
+        Path seed = Path.of("src/test/native/tables/allgather2.txt");
+        assertEquals(Tables.allgather2(), Files.readString(seed));
     }
 
     @Test

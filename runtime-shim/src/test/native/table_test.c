@@ -1,0 +1,385 @@
+/* Native tests of the runtime through its C ABI. test-native.sh builds them under ASan and
+ * UBSan where the compiler has them, so a finding (an overflow, a leak, undefined behaviour)
+ * fails the test as surely as a wrong message.
+ *   - every seed table (tables/) runs end to end on the host backend and on the fake CUDA and
+ *     HIP drivers (one device and two), and verifies;
+ *   - each class of hostile table is refused at load with one message that names it.
+ * Usage: nunart-native-test TABLES_DIR [MOCKS_DIR]   (without MOCKS_DIR only the host runs)
+ * Exit: 0 all passed, 1 a test failed. */
+#include "nunart.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, passed;
+static const char *mocks;
+
+static void fail(const char *test, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(const char *test, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL %s: ", test);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    failures++;
+}
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0, k;
+    char chunk[4096];
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (n + k + 1 > cap) {
+            cap = (n + k + 1) * 2;
+            char *q = realloc(buf, cap);
+            if (!q) { free(buf); fclose(f); return NULL; }
+            buf = q;
+        }
+        memcpy(buf + n, chunk, k);
+        n += k;
+    }
+    fclose(f);
+    if (!buf) buf = calloc(1, 1);
+    else buf[n] = 0;
+    return buf;
+}
+
+/* A growing string for generated tables. */
+typedef struct {
+    char *p;
+    size_t n, cap;
+} text;
+
+static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text *t, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) abort();
+    if (t->n + (size_t) k + 1 > t->cap) {
+        t->cap = (t->n + (size_t) k + 1) * 2;
+        if (!(t->p = realloc(t->p, t->cap))) abort();
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    t->n += (size_t) k;
+}
+
+/* `s` with its first `old` replaced by `new` (a fresh string); NULL, and a failure of `test`,
+ * when `old` is absent: a replacement that silently misses would test the seed instead. */
+static char *sub(const char *test, const char *s, const char *old, const char *new) {
+    const char *at = s ? strstr(s, old) : NULL;
+    if (!at) { fail(test, "the table has no '%s' to replace", old); return NULL; }
+    text t = {0};
+    add(&t, "%.*s%s%s", (int) (at - s), s, new, at + strlen(old));
+    return t.p;
+}
+
+/* sub() applied twice, freeing the middle string. */
+static char *sub2(const char *test, const char *s, const char *o1, const char *n1, const char *o2, const char *n2) {
+    char *a = sub(test, s, o1, n1), *b = a ? sub(test, a, o2, n2) : NULL;
+    free(a);
+    return b;
+}
+
+/* Loads `table`; it must be refused with status `want` and a message containing `msg`. */
+static void refused(const char *test, const char *table, const char *options, nunart_status want, const char *msg) {
+    if (!table) return;
+    nunart_ctx *ctx = NULL;
+    nunart_status st = nunart_open(&ctx, "host", options);
+    if (st) { fail(test, "open: %s", nunart_message(ctx)); nunart_close(ctx); return; }
+    st = nunart_load(ctx, table, strlen(table));
+    const char *m = nunart_message(ctx);
+    if (st != want) fail(test, "load gave %s, expected %s: %s", nunart_status_name(st), nunart_status_name(want), m);
+    else if (!strstr(m, msg)) fail(test, "message lacks '%s': %s", msg, m);
+    else if (strchr(m, '\n')) fail(test, "message spans lines: %s", m);
+    else if (nunart_state_of(ctx) != NUNART_FAILED) fail(test, "state %s after a refused load", nunart_state_name(nunart_state_of(ctx)));
+    else passed++;
+    nunart_close(ctx);
+}
+
+/* Runs `table` through every call; the data check must pass (`verify` is NUNART_OK), or fail
+ * with that status. Also times two launches, which refill the buffers, and launches again. */
+static void runs(const char *test, const char *table, const char *backend, const char *options, nunart_status verify) {
+    if (!table) return;
+    nunart_ctx *ctx = NULL;
+    double median;
+    nunart_status st = nunart_open(&ctx, backend, options);
+    if (!st) st = nunart_load(ctx, table, strlen(table));
+    if (!st) st = nunart_alloc(ctx);
+    if (!st && verify == NUNART_OK) st = nunart_time_launches(ctx, 2, 1, &median);
+    if (!st) st = nunart_launch(ctx);
+    if (!st) st = nunart_verify(ctx);
+    if (st != verify) fail(test, "%s backend: %s (expected %s): %s", backend, nunart_status_name(st), nunart_status_name(verify), nunart_message(ctx));
+    else passed++;
+    nunart_close(ctx);
+}
+
+/* The device line's cus= and dies=; 0 when absent. */
+static void shape(const char *table, int *cus, int *dies) {
+    const char *d = strstr(table, "\ndevice ");
+    const char *c = d ? strstr(d, " cus=") : NULL, *e = d ? strstr(d, " dies=") : NULL;
+    *cus = c ? atoi(c + 5) : 0;
+    *dies = e ? atoi(e + 6) : 0;
+}
+
+static void set_mocks(const char *backend, int units, int devices) {
+    char path[4096], n[32];
+    const char *libs[2][2] = {{"NUNART_CUDA_LIBRARY", "cuda"}, {"NUNART_NVRTC_LIBRARY", "nvrtc"}};
+    const char *hip[2][2] = {{"NUNART_HIP_LIBRARY", "hip"}, {"NUNART_HIPRTC_LIBRARY", "hiprtc"}};
+    for (int i = 0; i < 2; i++) {
+        const char *const *l = strcmp(backend, "hip") == 0 ? hip[i] : libs[i];
+        snprintf(path, sizeof path, "%s/libnunart-mock-%s.so", mocks, l[1]);
+        setenv(l[0], path, 1);
+    }
+    snprintf(n, sizeof n, "%d", units);
+    setenv("NUNART_MOCK_UNITS", n, 1);
+    snprintf(n, sizeof n, "%d", devices);
+    setenv("NUNART_MOCK_DEVICES", n, 1);
+}
+
+/* A seed on the host, then on the fakes: HIP takes the table's shape from the options, the
+ * fake CUDA device has the table's SMs and one or two dies (compute capability 9 or 10). */
+static void seed_runs(const char *name, const char *table, int ranks_ok_for_two) {
+    char test[512], opts[128];
+    snprintf(test, sizeof test, "seed %s", name);
+    runs(test, table, "host", NULL, NUNART_OK);
+    if (!mocks) return;
+    int cus, dies;
+    shape(table, &cus, &dies);
+    for (int devices = 1; devices <= (ranks_ok_for_two ? 2 : 1); devices++) {
+        set_mocks("hip", dies, devices);
+        snprintf(opts, sizeof opts, "cus=%d dies=%d devices=%d", cus, dies, devices);
+        runs(test, table, "hip", opts, NUNART_OK);
+        if (dies > 2) continue;
+        set_mocks("cuda", cus, devices);
+        setenv("NUNART_MOCK_CC", dies == 2 ? "10" : "9", 1);
+        snprintf(opts, sizeof opts, "devices=%d", devices);
+        runs(test, table, "cuda", opts, NUNART_OK);
+    }
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *) a, *(char *const *) b); }
+
+/* Every *.txt of the folder, in name order. */
+static void all_seeds(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) { fail("seeds", "cannot open %s", dir); return; }
+    char *names[256];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 256;) {
+        size_t k = strlen(e->d_name);
+        if (k > 4 && strcmp(e->d_name + k - 4, ".txt") == 0) names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t) n, sizeof *names, by_name);
+    if (!n) fail("seeds", "no tables in %s", dir);
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char *t = slurp(path);
+        if (!t) fail("seeds", "cannot read %s", path);
+        else seed_runs(names[i], t, !strstr(t, " ranks=1 "));
+        free(t);
+        free(names[i]);
+    }
+}
+
+/* The header of a generated table: `ranks` ranks on the tiny 8-CU, 2-die device. */
+static void header(text *t, const char *collective, int ranks, int cf, long long chunk_bytes) {
+    add(t, "nunart-launch 1\nplan name=gen collective=%s ranks=%d chunk_factor=%d inplace=1 root=0 protocol=Simple\n", collective,
+        ranks, cf);
+    add(t, "device topology=tiny cus=8 dies=2 stacks=2 mask_words=1 dispatch=none\n");
+    add(t, "placement policy=nap chunk_bytes=%lld page_bytes=4096\n", chunk_bytes);
+}
+
+/* Ranks with `storages` storages of `chunks` chunks each and no threadblocks. */
+static char *buffers_only(const char *collective, int ranks, int cf, long long chunk_bytes, int storages, int chunks) {
+    text t = {0};
+    header(&t, collective, ranks, cf, chunk_bytes);
+    for (int r = 0; r < ranks; r++) {
+        add(&t, "rank id=%d storages=%d threadblocks=0 grid=0 streams=0\n", r, storages);
+        for (int s = 0; s < storages; s++) add(&t, "storage rank=%d id=%d name=b%d chunks=%d pages=0 stacks=-\n", r, s, s, chunks);
+        add(&t, "view rank=%d buffer=input storage=0 offset=0 chunks=1\n", r);
+        add(&t, "view rank=%d buffer=output storage=0 offset=0 chunks=1\n", r);
+        add(&t, "grid rank=%d slots=-\n", r);
+    }
+    add(&t, "end\n");
+    return t.p;
+}
+
+/* One rank, `n` threadblocks of one copy each; threadblock i depends on deps[i] ("-" none). */
+static char *chain(int n, const char *const *deps) {
+    text t = {0};
+    header(&t, "custom", 1, 1, 16);
+    add(&t, "rank id=0 storages=1 threadblocks=%d grid=%d streams=0\nstorage rank=0 id=0 name=buf chunks=%d pages=0 stacks=-\n", n, n, n + 1);
+    for (int i = 0; i < n; i++) {
+        add(&t, "tb rank=0 id=%d cu=%d die=%d slot=%d domain=0 group=0 send=-1 recv=-1 channel=0 mask=0x%x steps=1\n", i, i % 8, i % 2, i,
+            1u << (i % 8));
+        add(&t, "step rank=0 tb=%d id=0 op=cpy src=0:0:0:1 dst=0:0:%d:1 peer=-1 deps=%s from=- to=-\n", i, i + 1, deps[i]);
+    }
+    add(&t, "grid rank=0 slots=");
+    for (int i = 0; i < n; i++) add(&t, "%s%d", i ? "," : "", i);
+    add(&t, "\nend\n");
+    return t.p;
+}
+
+/* Sums of sizes that wrap int64, and sums that pass the bound without wrapping. */
+static void test_sizes(const char *ag2) {
+    /* 4 ranks x 1024 storages x 2^24 chunks x 2^30 bytes = 2^66 bytes: once summed to 0. */
+    char *t = buffers_only("custom", 4, 1, 1LL << 30, 1024, 1 << 24);
+    refused("wrapped size", t, NULL, NUNART_E_TABLE,
+            "line 6: storage 0 of rank 0: chunks=16777216 of chunk_bytes=1073741824 take the buffers past 1 TiB");
+    free(t);
+    /* Each storage exactly 1 TiB: the second one passes the bound. */
+    t = buffers_only("custom", 4, 1, 1LL << 20, 1024, 1 << 20);
+    refused("size summed past the bound", t, NULL, NUNART_E_TABLE, "line 7: storage 1 of rank 0: chunks=1048576 of chunk_bytes=1048576");
+    free(t);
+    /* Storages of exactly 1 TiB in all (2^20 chunks of 1 MiB); the first send stage passes it. */
+    t = sub2("stage past the bound", ag2, "chunk_bytes=16", "chunk_bytes=1048576", "name=input chunks=1 ", "name=input chunks=1048571 ");
+    refused("stage past the bound", t, NULL, NUNART_E_TABLE,
+            "line 12: rank 0 threadblock 0 step 1 (s): its send stage of 1048576 bytes takes the buffers past 1 TiB");
+    free(t);
+    /* Within the bound, beyond the memory limit: refused at load, nothing allocated. */
+    t = sub("memory limit", ag2, "chunk_bytes=16", "chunk_bytes=1073741824");
+    refused("memory limit", t, NULL, NUNART_E_MEMORY, "the plan needs 8192 MiB of buffers, the limit is 4096 MiB");
+    free(t);
+}
+
+/* Partner tuples once shifted before their range check (negative, wider than their field). */
+static void test_partner_shifts(const char *ag2) {
+    static const char *const cases[][3] = {
+        {"from=1:0:1", "from=-1:0:1", "line 13: from=-1:0:1: rank -1 does not exist (ranks=2)"},
+        {"from=1:0:1", "from=2147483647:0:1", "from=2147483647:0:1: rank 2147483647 does not exist"},
+        {"from=1:0:1", "from=1:-1:1", "from=1:-1:1 names no step"},
+        {"from=1:0:1", "from=1:2147483647:1", "from=1:2147483647:1 names no step"},
+        {"from=1:0:1", "from=1:0:2147483647", "from=1:0:2147483647 names no step"},
+        {"to=1:0:2", "to=-1:0:2", "line 12: to=-1:0:2: rank -1 does not exist"},
+        {"to=1:0:2", "to=1:1048576:2", "to=1:1048576:2 names no step"},
+        {"from=1:0:1", "from=1:3:1", "rank 0 threadblock 0 step 2 (r) has from=1:3:1, which names no step"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char test[96];
+        snprintf(test, sizeof test, "partner %s", cases[i][1]);
+        char *t = sub(test, ag2, cases[i][0], cases[i][1]);
+        refused(test, t, NULL, NUNART_E_TABLE, cases[i][2]);
+        free(t);
+    }
+}
+
+/* Chunk ranges whose end passes int: printed as they are, not wrapped. */
+static void test_range_messages(const char *ag2) {
+    char *t = sub("range end", ag2, "dst=0:1:0:1", "dst=0:1:1073741824:2147483647");
+    refused("range end", t, NULL, NUNART_E_TABLE, "line 11: dst: chunks [1073741824, 3221225471) out of bounds of rank 0 storage 1 (2 chunks)");
+    free(t);
+    /* An operand on a rank declared later is checked once the table is read. */
+    t = sub("range end, later rank", ag2, "op=s src=0:0:0:1", "op=s src=1:0:1073741824:2147483647");
+    refused("range end, later rank", t, NULL, NUNART_E_TABLE,
+            "line 12: rank 0 threadblock 0 step 1 (s): src chunks [1073741824, 3221225471) out of bounds of rank 1 storage 0 (1 chunks)");
+    free(t);
+}
+
+/* rank * chunk_factor passes int in the postcondition: 2049 ranks x 2^20. The outputs are
+ * not written (no threadblocks), so the check fails; it must do so without overflowing. */
+static void test_verify_overflow(void) {
+    char *t = buffers_only("alltoall", 2049, 1 << 20, 4, 1, 1);
+    runs("verify overflow", t, "host", "max_ranks=4096", NUNART_E_VERIFY);
+    free(t);
+}
+
+static void test_dependencies(const char *ag2) {
+    char *t = sub("self dependency", ag2, "deps=0:0 from=1:0:1", "deps=0:2 from=1:0:1");
+    refused("self dependency", t, NULL, NUNART_E_TABLE, "line 13: step 2 of threadblock 0 depends on itself (deps=0:2): it could never run");
+    free(t);
+    t = sub("later dependency", ag2, "deps=- from=- to=-", "deps=0:1 from=- to=-");
+    refused("later dependency", t, NULL, NUNART_E_TABLE, "line 11: step 0 of threadblock 0 depends on step 1 of its own threadblock, which runs after it");
+    free(t);
+    t = sub("missing dependency", ag2, "deps=0:0 from=1:0:1", "deps=0:9 from=1:0:1");
+    refused("missing dependency", t, NULL, NUNART_E_TABLE, "depends on 0:9, which does not exist (threadblock 0 has 3 steps)");
+    free(t);
+    const char *none[] = {"-", "0:0", "0:0,1:0"};
+    t = chain(3, none);
+    runs("dependencies without a cycle", t, "host", NULL, NUNART_OK);
+    free(t);
+    const char *two[] = {"1:0", "0:0", "-"};
+    t = chain(3, two);
+    refused("2-step cycle", t, NULL, NUNART_E_TABLE,
+            "line 8: rank 0 threadblock 0 step 0 (cpy) is on a cycle of 2 steps that wait for each other, so none of them can ever run: "
+            "it waits for rank 0 threadblock 1 step 0 (cpy) (deps), which waits for it (deps)");
+    free(t);
+    const char *three[] = {"2:0", "0:0", "1:0"};
+    t = chain(3, three);
+    refused("3-step cycle", t, NULL, NUNART_E_TABLE,
+            "rank 0 threadblock 0 step 0 (cpy) is on a cycle of 3 steps that wait for each other, so none of them can ever run: "
+            "it waits for rank 0 threadblock 2 step 0 (cpy) (deps), which waits for rank 0 threadblock 1 step 0 (cpy) (deps), "
+            "which waits for it (deps)");
+    free(t);
+    const char *ten[] = {"9:0", "0:0", "1:0", "2:0", "3:0", "4:0", "5:0", "6:0", "7:0", "8:0"};
+    t = chain(10, ten);
+    refused("10-step cycle", t, NULL, NUNART_E_TABLE,
+            "threadblock 5 step 0 (cpy) (deps), which waits for ... (3 more steps) ..., which waits for rank 0 threadblock 1 step 0 (cpy) (deps), "
+            "which waits for it (deps)");
+    free(t);
+}
+
+/* Waits through partners: each rank receives first, from the other's later send; and a
+ * receive-and-send that takes its own send. */
+static void test_partner_cycles(const char *ag2) {
+    char *t = strdup(ag2);
+    for (int r = 0; r < 2 && t; r++) {
+        char o1[160], n1[160], o2[160], n2[160];
+        int p = 1 - r;
+        snprintf(o1, sizeof o1, "step rank=%d tb=0 id=1 op=s src=%d:0:0:1 dst=- peer=-1 deps=- from=- to=%d:0:2", r, r, p);
+        snprintf(n1, sizeof n1, "step rank=%d tb=0 id=1 op=r src=- dst=%d:1:%d:1 peer=-1 deps=- from=%d:0:2 to=-", r, r, p, p);
+        snprintf(o2, sizeof o2, "step rank=%d tb=0 id=2 op=r src=- dst=%d:1:%d:1 peer=-1 deps=0:0 from=%d:0:1 to=-", r, r, p, p);
+        snprintf(n2, sizeof n2, "step rank=%d tb=0 id=2 op=s src=%d:0:0:1 dst=- peer=-1 deps=0:0 from=- to=%d:0:1", r, r, p);
+        char *u = sub2("cycle through partners", t, o1, n1, o2, n2);
+        free(t);
+        t = u;
+    }
+    refused("cycle through partners", t, NULL, NUNART_E_TABLE,
+            "line 12: rank 0 threadblock 0 step 1 (r) is on a cycle of 4 steps that wait for each other, so none of them can ever run: "
+            "it waits for rank 1 threadblock 0 step 2 (s) (from), which waits for rank 1 threadblock 0 step 1 (r) (the step before it), "
+            "which waits for rank 0 threadblock 0 step 2 (s) (from), which waits for it (the step before it)");
+    free(t);
+    t = sub2("own partner", ag2, "op=s src=0:0:0:1 dst=- peer=-1 deps=- from=- to=1:0:2", "op=rcs src=- dst=0:1:1:1 peer=-1 deps=- from=0:0:1 to=0:0:1",
+             "op=r src=- dst=1:1:0:1 peer=-1 deps=0:0 from=0:0:1 to=-", "op=cpy src=1:0:0:1 dst=1:1:0:1 peer=-1 deps=0:0 from=- to=-");
+    refused("own partner", t, NULL, NUNART_E_TABLE, "line 12: rank 0 threadblock 0 step 1 (rcs) waits for itself (from): it could never run");
+    free(t);
+}
+
+/* The sanitizers' defaults for this program (ASAN_OPTIONS and UBSAN_OPTIONS add to them). */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void) { return "print_stacktrace=1:halt_on_error=1"; }
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "detect_stack_use_after_return=1:strict_string_checks=1"; }
+
+int main(int argc, char **argv) {
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: nunart-native-test TABLES_DIR [MOCKS_DIR]\n");
+        return 2;
+    }
+    mocks = argc == 3 ? argv[2] : NULL;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/allgather2.txt", argv[1]);
+    char *ag2 = slurp(path);
+    if (!ag2) { fprintf(stderr, "nunart-native-test: cannot read %s\n", path); return 2; }
+    all_seeds(argv[1]);
+    test_sizes(ag2);
+    test_partner_shifts(ag2);
+    test_range_messages(ag2);
+    test_verify_overflow();
+    test_dependencies(ag2);
+    test_partner_cycles(ag2);
+    free(ag2);
+    printf("nunart-native-test: %d passed, %d failed%s\n", passed, failures, mocks ? "" : " (no fake drivers given: host backend only)");
+    return failures ? 1 : 0;
+}

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Native tests (src/test/native): builds the runtime, the fake GPU drivers and the C ABI tests
-# in TARGET/native-test and runs them with CTest. Under ASan + UBSan with
+# Native tests (src/test/native): builds the runtime, the fake GPU drivers, the C ABI tests and
+# the launch-table fuzz in TARGET/native-test and runs them with CTest. Under ASan + UBSan with
 # -fno-sanitize-recover (a finding fails) when the C compiler builds and runs such a program;
 # otherwise plain, saying why. Called by Maven in the test phase; skipped with -DskipTests,
 # -Dmaven.test.skip=true, or when the native library was not built (-Dnunac.native.skip=true,
 # no cmake or C compiler: the reason build-native.sh recorded is printed).
+# Environment: NUNART_FUZZ_SECONDS (default 30) and NUNART_FUZZ_SEED (default 1) bound and seed
+# the fuzz (docs/errors.md).
 # Usage: test-native.sh TARGET [SKIP_TESTS] [SKIP_ALL_TESTS]
 set -euo pipefail
 target="$1" skip="${2:-false}" skip_all="${3:-false}"
@@ -48,11 +50,13 @@ if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNUNART_S
 fi
 built=$((SECONDS - start))
 export ASAN_OPTIONS="detect_leaks=$leaks${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+rm -rf "$build/fuzz-failures"
 if ! ctest --test-dir "$build" --output-on-failure; then
+  [ -d "$build/fuzz-failures" ] && say "failing fuzz inputs: $build/fuzz-failures" >&2
   say "native tests failed" >&2
   exit 1
 fi
-# What each test printed last.
-grep -h '^nunart-native-test:' "$build/Testing/Temporary/LastTest.log" | sed 's/^/nunac-runtime: /' || true
+# What each test printed last: counts, and the fuzz's inputs and time.
+grep -h '^nunart-native-test:\|^nunart-table-fuzz:' "$build/Testing/Temporary/LastTest.log" | sed 's/^/nunac-runtime: /' || true
 if [ "$sanitize" = ON ]; then mode="under ASan + UBSan$([ "$leaks" = 1 ] && echo " with leak checks")"; else mode="without sanitizers"; fi
 say "native tests passed $mode (build ${built} s, tests $((SECONDS - start - built)) s)"

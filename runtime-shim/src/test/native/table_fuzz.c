@@ -1,13 +1,13 @@
 /* Seeded mutation fuzz of the launch-table loader. Each input is a seed table (tables/) with
- * 1-4 mutations: bytes, numbers and key values replaced by edge cases, lines deleted,
- * duplicated, swapped or spliced from another seed, truncation. It is loaded on the host backend
- * (a quarter of the inputs on the fake HIP driver when MOCKS_DIR is given) and, when it loads,
- * allocated, launched and verified. A finding is a crash or sanitizer report (test-native.sh
- * builds this under ASan + UBSan), or a broken promise:
+ * one mutation (half of the inputs) or two to four: bytes, numbers and key values replaced by
+ * edge cases, lines deleted, duplicated, swapped or spliced from another seed, truncation. It is
+ * loaded on the host backend (a quarter of the inputs on the fake HIP driver when --mocks is
+ * given) and, when it loads, allocated, launched and verified. A finding is a crash or sanitizer
+ * report (test-native.sh builds this under ASan + UBSan), or a broken promise:
  *   - every call returns one of the statuses it documents, with a one-line message;
  *   - a table that loads never times out: a plan whose waits form no cycle always finishes.
- * Input i of seed S is mutated by a generator seeded with (S, i) alone, so --replay i
- * reproduces it; a failing input is written to DIR/fuzz-S-i.txt (also on a crash).
+ * Input i of seed S depends only on (S, i) and the seed tables, so --replay i reproduces it; a
+ * failing input is written to DIR/fuzz-S-i.txt, also on a crash.
  *
  * Usage: nunart-table-fuzz [--seconds N] [--iterations N] [--seed S] [--replay I] [--out DIR]
  *                          [--mocks MOCKS_DIR] TABLES_DIR
@@ -40,6 +40,64 @@
 #ifdef NR_SANITIZED
 #include <sanitizer/common_interface_defs.h>
 #endif
+
+/* ---- one run and its promises ---- */
+
+typedef struct {
+    long long inputs, loaded, verified, wrong, refused[NUNART_E_UNSUPPORTED + 1];
+} tally;
+
+/* Checks one call's status against those it may return, and its message. */
+static int promise(nunart_ctx *ctx, const char *call, nunart_status st, unsigned allowed, char *why, size_t cap) {
+    const char *m = nunart_message(ctx);
+    if (!(allowed & (1u << st))) snprintf(why, cap, "%s returned %s: %s", call, nunart_status_name(st), m);
+    else if (!*m || strchr(m, '\n')) snprintf(why, cap, "%s: the message is empty or spans lines: '%s'", call, m);
+    else return 0;
+    return -1;
+}
+
+#define ST(s) (1u << (s))
+
+/* Loads and, when it loads, runs the table; 0, or -1 with `why` for a broken promise. */
+static int check_one(const char *data, size_t len, const char *backend, const char *options, tally *tl, char *why, size_t cap) {
+    nunart_ctx *ctx = NULL;
+    nunart_status st = nunart_open(&ctx, backend, options);
+    if (st) { snprintf(why, cap, "open: %s", nunart_message(ctx)); nunart_close(ctx); return -1; }
+    int rc = 0;
+    st = nunart_load(ctx, data, len);
+    tl->inputs++;
+    if ((rc = promise(ctx, "load", st, ST(NUNART_OK) | ST(NUNART_E_TABLE) | ST(NUNART_E_MISMATCH) | ST(NUNART_E_MEMORY), why, cap)) || st) {
+        tl->refused[st]++;
+        nunart_close(ctx);
+        return rc;
+    }
+    tl->loaded++;
+    st = nunart_alloc(ctx);
+    if (!(rc = promise(ctx, "alloc", st, ST(NUNART_OK) | ST(NUNART_E_MEMORY), why, cap)) && !st) {
+        st = nunart_launch(ctx); /* a timeout is a finding: a loaded table has no cycle of waits */
+        if (!(rc = promise(ctx, "launch", st, ST(NUNART_OK), why, cap))) {
+            st = nunart_verify(ctx);
+            rc = promise(ctx, "verify", st, ST(NUNART_OK) | ST(NUNART_E_VERIFY), why, cap);
+            if (st) tl->wrong++;
+            else tl->verified++;
+        }
+    }
+    nunart_close(ctx);
+    return rc;
+}
+
+#ifdef NUNART_LIBFUZZER
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    tally tl = {0};
+    char why[1400];
+    if (check_one((const char *) data, size, "host", "timeout_ms=10000 mem_limit_mb=64", &tl, why, sizeof why)) {
+        fprintf(stderr, "nunart-table-fuzz: %s\n", why);
+        abort();
+    }
+    return 0;
+}
+#else
 
 /* ---- inputs ---- */
 
@@ -183,51 +241,6 @@ static void mutate(bytes *b, rng *r, const bytes *seeds, int nseeds) {
     }
 }
 
-/* ---- one run and its promises ---- */
-
-typedef struct {
-    long long inputs, loaded, verified, wrong, refused[NUNART_E_UNSUPPORTED + 1];
-} tally;
-
-/* Checks one call's status against those it may return, and its message. */
-static int promise(nunart_ctx *ctx, const char *call, nunart_status st, unsigned allowed, char *why, size_t cap) {
-    const char *m = nunart_message(ctx);
-    if (!(allowed & (1u << st))) snprintf(why, cap, "%s returned %s: %s", call, nunart_status_name(st), m);
-    else if (!*m || strchr(m, '\n')) snprintf(why, cap, "%s: the message is empty or spans lines: '%s'", call, m);
-    else return 0;
-    return -1;
-}
-
-#define ST(s) (1u << (s))
-
-/* Loads and, when it loads, runs the table; 0, or -1 with `why` for a broken promise. */
-static int check_one(const char *data, size_t len, const char *backend, const char *options, tally *tl, char *why, size_t cap) {
-    nunart_ctx *ctx = NULL;
-    nunart_status st = nunart_open(&ctx, backend, options);
-    if (st) { snprintf(why, cap, "open: %s", nunart_message(ctx)); nunart_close(ctx); return -1; }
-    int rc = 0;
-    st = nunart_load(ctx, data, len);
-    tl->inputs++;
-    if ((rc = promise(ctx, "load", st, ST(NUNART_OK) | ST(NUNART_E_TABLE) | ST(NUNART_E_MISMATCH) | ST(NUNART_E_MEMORY), why, cap)) || st) {
-        tl->refused[st]++;
-        nunart_close(ctx);
-        return rc;
-    }
-    tl->loaded++;
-    st = nunart_alloc(ctx);
-    if (!(rc = promise(ctx, "alloc", st, ST(NUNART_OK) | ST(NUNART_E_MEMORY), why, cap)) && !st) {
-        st = nunart_launch(ctx); /* a timeout is a finding: a loaded table has no cycle of waits */
-        if (!(rc = promise(ctx, "launch", st, ST(NUNART_OK), why, cap))) {
-            st = nunart_verify(ctx);
-            rc = promise(ctx, "verify", st, ST(NUNART_OK) | ST(NUNART_E_VERIFY), why, cap);
-            if (st) tl->wrong++;
-            else tl->verified++;
-        }
-    }
-    nunart_close(ctx);
-    return rc;
-}
-
 /* ---- where a failing input goes, also from a crash ---- */
 
 static char fail_path[4096], fail_dir[4000], fail_note[8192];
@@ -275,18 +288,6 @@ const char *__ubsan_default_options(void) { return "print_stacktrace=1:halt_on_e
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "detect_stack_use_after_return=1:strict_string_checks=1"; }
 
-#ifdef NUNART_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    tally tl = {0};
-    char why[1400];
-    if (check_one((const char *) data, size, "host", "timeout_ms=10000 mem_limit_mb=64", &tl, why, sizeof why)) {
-        fprintf(stderr, "nunart-table-fuzz: %s\n", why);
-        abort();
-    }
-    return 0;
-}
-#else
 
 /* ---- the seeded loop ---- */
 

@@ -69,7 +69,7 @@ typedef struct nunart_ctx nunart_ctx;
  *                     host backend: the device to emulate; by default it emulates the device
  *                     the table was placed for
  *   timeout_ms=N      bound on one launch (default 20000); a plan that waits longer fails
- *   mem_limit_mb=N    bound on all buffers of one context (default 4096)
+ *   mem_limit_mb=N    bound on all buffers of one context (default 4096, at most 1048576)
  *   arch=NAME         HIP: hipRTC's target (--offload-arch=NAME, e.g. gfx942); by default
  *                     hipRTC compiles for the current device (the report says which applied)
  * The GPU runtimes are opened with dlopen; the environment variables NUNART_CUDA_LIBRARY,
@@ -81,7 +81,9 @@ typedef struct nunart_ctx nunart_ctx;
 nunart_status nunart_open(nunart_ctx **out, const char *backend, const char *options);
 
 /* Parses a launch table of `len` bytes, chooses the devices (option devices) and validates the
- * table against every device used; an error names the device. */
+ * table against every device used; an error names the device. A table is refused
+ * (NUNART_E_TABLE, naming the line) before anything is allocated when it is malformed, when its
+ * buffers would pass 1 TiB, or when its steps' waits form a cycle. */
 nunart_status nunart_load(nunart_ctx *ctx, const char *table, size_t len);
 
 /* Allocates the plan's buffers. In loopback one

@@ -709,6 +709,7 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
                         *c = 0;
                         if (parse_long(d, 0, MAX_TBS, &dt) || parse_long(c + 1, 0, MAX_TB_STEPS, &ds)) { perr(&l, "dep '%s:%s' is not tb:step", d, c + 1); goto fail; }
                         if (dt == tbid && own_dep(&l, tb, id, ds, dv)) goto fail;
+                        if (t->ndeps > INT_MAX - 2) { perr(&l, "more than %d dependencies in the table", INT_MAX / 2); goto fail; }
                         if (grow((void **) &t->deps, &t->cap_deps, t->ndeps + 2, sizeof *t->deps)) { perr(&l, "out of memory"); goto fail; }
                         /* Encoded as tb and step for now; resolved after parsing. */
                         t->deps[t->ndeps++] = (int) dt;

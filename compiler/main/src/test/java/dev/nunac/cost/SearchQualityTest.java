@@ -1,5 +1,6 @@
 package dev.nunac.cost;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nunac.Nunac;
@@ -40,6 +41,21 @@ class SearchQualityTest {
                 assertTrue(r.search().chosenNs() <= all.chosenNs() * 1.02, ex + " at " + size + ": the search chose "
                         + r.search().summary() + ", simulating every candidate finds " + all.summary());
             }
+        }
+    }
+
+    /** Dropping placements once estimated (as the search does when their page maps would not fit) changes nothing. */
+    @Test
+    void droppingPlacementsToSaveMemoryChangesNoResult() throws Exception {
+        Topology topo = TopologyResolver.resolve("nuna-4die");
+        for (String ex : EXAMPLES) {
+            String text = Files.readString(TestPaths.examples().resolve(ex + ".msccl"));
+            CompileResult r = Nunac.compileSource(ex, text, Map.of("ranks", "8"), topo, PlacementOptions.auto(0, 1 << 20));
+            SearchResult lean = PlacementSearch.search(r.input(), r.groups(), r.options(), PlacementSearch.Settings.defaults().withKeptPages(0));
+            assertEquals(r.search().summary(), lean.summary(), ex);
+            assertEquals(r.search().chosen().placement().dump(), lean.chosen().placement().dump(), ex);
+            assertEquals(r.search().candidates().stream().map(c -> c.candidate().id() + " " + c.analyticNs() + " " + c.ns(true)).toList(),
+                    lean.candidates().stream().map(c -> c.candidate().id() + " " + c.analyticNs() + " " + c.ns(true)).toList(), ex);
         }
     }
 

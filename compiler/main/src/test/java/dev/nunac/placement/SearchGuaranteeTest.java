@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.nunac.Nunac;
 import dev.nunac.driver.CompileResult;
 import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.passes.search.PlacementSearch;
 import dev.nunac.passes.search.Scored;
 import dev.nunac.passes.search.SearchResult;
 import dev.nunac.testing.CliRun;
@@ -41,6 +42,25 @@ class SearchGuaranteeTest {
                 PlacementOptions.auto(PlacementOptions.NAR_AUTO, size));
         assertNeverSlowerThanUa(r.search(), t + " " + size);
         assertTrue(r.search().ideal().ns() <= r.search().chosenNs() * (1 + 1e-9), "the ideal bound is a lower bound: " + r.search().summary());
+    }
+
+    /**
+     * Without the simulator (no budget), the analytic estimate decides: the choice is UA, or a
+     * candidate it rates at least 5 % faster than UA and within twice the ideal bound, the range
+     * where it is trusted to rank placements.
+     */
+    @Property(tries = 40)
+    void withoutTheSimulatorTheAnalyticChoiceStaysWhereItIsTrusted(@ForAll("plans") PlacementPropertiesTest.RandomPlan p,
+                                                                    @ForAll("topologies") String t, @ForAll("sizes") long size) {
+        CompileResult r = Nunac.compileSource("random.msccl", p.text(), Map.of(), PlacementPropertiesTest.topo(t),
+                PlacementOptions.auto(PlacementOptions.NAR_AUTO, size));
+        PlacementSearch.Settings none = PlacementSearch.Settings.defaults().withBudget(0);
+        SearchResult s = PlacementSearch.search(r.input(), r.groups(), r.options(), none);
+        assertTrue(!s.simulated(), "no budget, no simulation");
+        assertNeverSlowerThanUa(s, t + " " + size);
+        if (s.chosen().candidate().equals(s.baseline().candidate())) return;
+        assertTrue(s.chosenNs() * 1.05 <= s.baselineNs() * (1 + 1e-9), "analytic choice within 5 % of UA: " + s.summary());
+        assertTrue(s.chosenNs() <= 2 * s.ideal().ns() * (1 + 1e-9), "analytic choice beyond twice the bound: " + s.summary());
     }
 
     @net.jqwik.api.Provide

@@ -43,11 +43,13 @@ final class EventQueue {
         while (i > 0) {
             int p = (i - 1) >>> 2;
             if (time[p] < at || (time[p] == at && seq[p] < s)) break;
-            time[i] = time[p];
-            seq[i] = seq[p];
-            slotAt[i] = slotAt[p];
+            put(i, time[p], seq[p], slotAt[p]);
             i = p;
         }
+        put(i, at, s, slot);
+    }
+
+    private void put(int i, double at, long s, int slot) {
         time[i] = at;
         seq[i] = s;
         slotAt[i] = slot;
@@ -87,13 +89,9 @@ final class EventQueue {
                 if (time[j] < time[m] || (time[j] == time[m] && seq[j] < seq[m])) m = j;
             }
             if (lt < time[m] || (lt == time[m] && ls < seq[m])) break;
-            time[i] = time[m];
-            seq[i] = seq[m];
-            slotAt[i] = slotAt[m];
+            put(i, time[m], seq[m], slotAt[m]);
             i = m;
         }
-        time[i] = lt;
-        seq[i] = ls;
-        slotAt[i] = lslot;
+        put(i, lt, ls, lslot);
     }
 }

@@ -149,17 +149,21 @@ final class PageAllocator {
             slot[s][i] = p * perPage + fill[s][p]++;
             return;
         }
-        for (int p = firstPage(ch); p <= lastPage(ch); p++) votePage(s, i, p, st, dom, voter);
+        long off = offset(s, i);
+        if (off < 0) return;
+        int last = (int) Math.min(stack[s].length - 1, (off + cb - 1) / pageBytes);
+        for (int p = (int) (off / pageBytes); p <= last; p++) votePage(s, off, p, st, dom, voter);
     }
 
     /** Asks for page {@code k} of chunk {@code ch} (0 = its first) alone; unpacked layouts only. */
     void votePage(int ch, int k, int st, int dom, int voter) {
         int s = storage(ch), i = index(s, ch);
-        votePage(s, i, firstPage(ch) + k, st, dom, voter);
+        votePage(s, offset(s, i), firstPage(ch) + k, st, dom, voter);
     }
 
-    private void votePage(int s, int i, int p, int st, int dom, int voter) {
-        long lo = Math.max(offset(s, i), (long) p * pageBytes), hi = Math.min(offset(s, i) + cb, (long) (p + 1) * pageBytes);
+    /** Page {@code p} of storage {@code s}, asked for by the chunk that starts at byte {@code off}. */
+    private void votePage(int s, long off, int p, int st, int dom, int voter) {
+        long lo = Math.max(off, (long) p * pageBytes), hi = Math.min(off + cb, (long) (p + 1) * pageBytes);
         long bytes = Math.max(1, hi - lo);
         if (stack[s][p] < 0) {
             stack[s][p] = st;

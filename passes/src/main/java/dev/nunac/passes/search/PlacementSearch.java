@@ -51,19 +51,33 @@ import java.util.stream.IntStream;
  */
 public final class PlacementSearch extends BasePass {
     /** What the search may spend, and on what. */
-    public record Settings(SimulatedModel simulator, long simulationBudget, int maxSimulated, int refineRounds, int fullSpaceSteps) {
+    public record Settings(SimulatedModel simulator, long simulationBudget, int maxSimulated, int refineRounds, int fullSpaceSteps,
+                           long fullSpacePages, long keptPages) {
         /**
          * Three million simulated events (about a second on two cores with the C1 compiler), twelve
          * simulations at most, eight refinement rounds, the whole search space for plans of up to
-         * 40,000 steps.
+         * 40,000 steps whose placement maps up to four million pages (16 GB of buffers in 4 KiB
+         * pages: a 64-rank 1 GB all-to-all maps 31 million, and each candidate then takes seconds),
+         * every candidate's placement kept while their page maps total up to 16 million entries
+         * (about 200 MB).
          */
         public static Settings defaults() {
-            return new Settings(SimulatedModel.defaults(), 3_000_000L, 12, 8, 40_000);
+            return new Settings(SimulatedModel.defaults(), 3_000_000L, 12, 8, 40_000, 4_000_000L, 16_000_000L);
+        }
+
+        /** The same with a simulation budget of {@code events} (0: the analytic estimate decides). */
+        public Settings withBudget(long events) {
+            return new Settings(simulator, events, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, keptPages);
+        }
+
+        /** The same, keeping at most {@code pages} page-map entries of placements at once. */
+        public Settings withKeptPages(long pages) {
+            return new Settings(simulator, simulationBudget, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, pages);
         }
 
         /** Every candidate simulated, the whole space at any size: for measuring the search itself. */
         public static Settings exhaustive() {
-            return new Settings(SimulatedModel.defaults(), Long.MAX_VALUE, Integer.MAX_VALUE, 8, Integer.MAX_VALUE);
+            return new Settings(SimulatedModel.defaults(), Long.MAX_VALUE, Integer.MAX_VALUE, 8, Integer.MAX_VALUE, Long.MAX_VALUE, 16_000_000L);
         }
     }
 
@@ -72,6 +86,15 @@ public final class PlacementSearch extends BasePass {
      * much faster: the estimate's error against the simulator on the corpus and the examples.
      */
     static final double ANALYTIC_MARGIN = 1.05;
+
+    /**
+     * When the analytic estimate decides, and even its best candidate is estimated this many times
+     * the ideal bound, the plan is bandwidth-bound at this size: there the estimate's ranking of
+     * placements disagrees with the simulator's by more than the gains at stake (over the Fig. 9
+     * grid, every choice it made beyond twice the bound was slower than UA in simulation, at
+     * 1 GB), so the compile keeps UA.
+     */
+    static final double TRUSTED_OF_IDEAL = 2.0;
 
     public PlacementSearch() {
         super("placement-search", Stage.PLACED, Stage.LOGICALLY_ALLOCATED);
@@ -93,27 +116,32 @@ public final class PlacementSearch extends BasePass {
     public static SearchResult search(PlacementInput given, LogicalGroups paperGroups, PlacementOptions opt, Settings settings) {
         PlacementInput in = given.withSize(opt.sizeBytes()).withRepack(opt.repack());
         Topology topo = in.topology();
-        boolean reduced = in.plan().stepCount() > settings.fullSpaceSteps();
+        LogicalGroups[] groupsOf = {paperGroups, null};
+        // UA comes first in every space; its placement says how many pages every candidate maps
+        Placement first = place(in, groupsOf, space(topo, opt).get(0));
+        boolean reduced = in.plan().stepCount() > settings.fullSpaceSteps() || pageEntries(first) > settings.fullSpacePages();
         List<Candidate> space = reduced ? reducedSpace(topo, opt) : space(topo, opt);
-        LogicalGroups balanced = space.stream().anyMatch(c -> c.policy().balanced) ? LogicalAllocation.allocate(in.accesses(), false) : null;
+        groupsOf[1] = space.stream().anyMatch(c -> c.policy().balanced) ? LogicalAllocation.allocate(in.accesses(), false) : null;
+        LogicalGroups balanced = groupsOf[1];
         CostModel analytic = new AnalyticModel();
+        // Page maps grow with the size (a 64-rank 1 GB all-to-all: about half a gigabyte per
+        // placement): when the whole space's would not fit in memory, a candidate's placement is
+        // dropped once estimated and made again if the simulator or the choice needs it.
+        boolean keep = pageEntries(first) * space.size() <= settings.keptPages();
         Scored[] scored = new Scored[space.size()];
         IntStream.range(0, space.size()).parallel().forEach(i -> {
-            Candidate c = space.get(i);
-            LogicalGroups groups = c.policy().balanced ? balanced : paperGroups;
-            int[] domains = c.byAddress() > 0 ? DomainAssignment.byAddress(in, groups, c.byAddress()) : null;
-            Placement p = Placer.place(in, groups, c.policy(), c.granularity(), domains);
-            scored[i] = new Scored(c, p, analytic.estimate(in, p).ns(), null);
+            Placement p = i == 0 ? first : place(in, groupsOf, space.get(i));
+            scored[i] = new Scored(space.get(i), i == 0 || keep ? p : null, analytic.estimate(in, p).ns(), null);
         });
         List<Scored> all = new ArrayList<>(Arrays.asList(scored));
         Set<Policy> choosable = opt.policies();
         Scored bestBalanced = null;
         for (Scored s : all) {
-            if (s.candidate().policy().balanced && choosable(s, opt) && s.placement().granularity() > 1
+            if (s.candidate().policy().balanced && choosable(s, opt) && s.candidate().granularity() > 1
                     && (bestBalanced == null || s.analyticNs() < bestBalanced.analyticNs())) bestBalanced = s;
         }
         if (bestBalanced != null && settings.refineRounds() > 0 && !reduced) {
-            Scored refined = Refinement.refine(in, balanced, bestBalanced, analytic, settings.refineRounds());
+            Scored refined = Refinement.refine(in, balanced, placed(in, groupsOf, bestBalanced), analytic, settings.refineRounds());
             if (refined != null) all.add(refined);
         }
         Scored baseline = all.get(0);
@@ -123,11 +151,13 @@ public final class PlacementSearch extends BasePass {
         // UA and the analytic best first: without both there is nothing to compare by simulation
         int needed = Math.min(2, shortlist.size());
         for (Scored s : shortlist) {
-            long cost = settings.simulator().cost(in, s.placement());
+            Scored p = placed(in, groupsOf, s); // the simulator needs the placement, and its cost the placement's statistics
+            long cost = settings.simulator().cost(in, p.placement());
             if (cost > budget && timed.size() >= needed) continue;
             if (cost > budget) break;
             budget -= cost;
-            timed.add(s);
+            if (p != s) all.set(all.indexOf(s), p);
+            timed.add(p);
         }
         boolean simulate = timed.size() >= needed;
         Estimate[] sims = new Estimate[timed.size()];
@@ -141,16 +171,47 @@ public final class PlacementSearch extends BasePass {
             if (!choosable(s, opt) || (simulate && !s.wasSimulated())) continue;
             if (chosen == null || s.ns(simulate) < chosen.ns(simulate) * (1 - 1e-9)) chosen = s;
         }
-        if (!simulate && chosen != null && chosen != baseline && choosable(baseline, opt)
-                && chosen.analyticNs() * ANALYTIC_MARGIN > baseline.analyticNs()) {
-            chosen = baseline; // within the analytic estimate's error of UA: keep UA
+        IdealBound.Bound ideal = IdealBound.of(in);
+        boolean untrusted = false;
+        if (!simulate && chosen != null && chosen != baseline && choosable(baseline, opt)) {
+            if (chosen.analyticNs() * ANALYTIC_MARGIN > baseline.analyticNs()) {
+                chosen = baseline; // within the analytic estimate's error of UA: keep UA
+            } else if (chosen.analyticNs() > TRUSTED_OF_IDEAL * ideal.ns()) {
+                chosen = baseline;
+                untrusted = true;
+            }
         }
         if (chosen == null) throw new IllegalStateException("no candidate of " + choosable + " was estimated");
-        IdealBound.Bound ideal = IdealBound.of(in);
+        if (chosen.placement() == null) {
+            Scored dropped = chosen;
+            chosen = placed(in, groupsOf, dropped);
+            all.set(all.indexOf(dropped), chosen);
+        }
         List<Scored> kept = new ArrayList<>();
         for (Scored s : all) kept.add(s == chosen || s == baseline ? s : s.withoutPlacement());
-        String reason = reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), settings);
+        String reason = reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), settings)
+                + (untrusted ? String.format(Locale.ROOT, "; its best is %.1f times the ideal bound, where it is not trusted to rank placements"
+                        + " against UA, so UA is kept", all.stream().filter(x -> choosable(x, opt)).mapToDouble(Scored::analyticNs).min().orElse(0)
+                        / ideal.ns()) : "");
         return new SearchResult(chosen, baseline, kept, simulate, ideal, opt.searches(), reason);
+    }
+
+    /** A candidate's placement; {@code groupsOf} holds the paper's logical groups, then the balanced policy's. */
+    static Placement place(PlacementInput in, LogicalGroups[] groupsOf, Candidate c) {
+        LogicalGroups groups = c.policy().balanced ? groupsOf[1] : groupsOf[0];
+        int[] domains = c.byAddress() > 0 ? DomainAssignment.byAddress(in, groups, c.byAddress()) : null;
+        return Placer.place(in, groups, c.policy(), c.granularity(), domains);
+    }
+
+    /** The scored candidate with its placement, made again if it was dropped (a refined one always keeps its own). */
+    static Scored placed(PlacementInput in, LogicalGroups[] groupsOf, Scored s) {
+        return s.placement() != null ? s : new Scored(s.candidate(), place(in, groupsOf, s.candidate()), s.analyticNs(), s.simulated());
+    }
+
+    static long pageEntries(Placement p) {
+        long n = 0;
+        for (var m : p.pages()) n += m.stack().length;
+        return n;
     }
 
     /** Whether the search may choose a candidate: its policy was asked for. */
@@ -251,11 +312,12 @@ public final class PlacementSearch extends BasePass {
     private static String reason(PlacementInput in, int candidates, boolean refined, boolean reduced, boolean simulated, int timed,
                                  Settings settings) {
         String space = String.format(Locale.ROOT, "%d candidates%s%s ranked by the analytic estimate", candidates,
-                reduced ? String.format(Locale.ROOT, " (the reduced space of plans over %,d steps: UA, nap+nar and balanced at"
-                        + " granularities up to 4)", settings.fullSpaceSteps()) : "", refined ? " and a refinement" : "");
+                reduced ? String.format(Locale.ROOT, " (the reduced space of plans over %,d steps or %,d pages: UA, nap+nar and"
+                        + " balanced at granularities up to 4)", settings.fullSpaceSteps(), settings.fullSpacePages()) : "", refined ? " and a refinement" : "");
         if (simulated && timed == 1) return space + "; the simulator timed it";
         if (simulated) return space + String.format(Locale.ROOT, "; the simulator timed UA and the best %d", timed - 1);
-        return space + String.format(Locale.ROOT, "; the plan (%d steps) is too large to simulate twice within the compile's budget of"
-                + " %,d simulated events, so the analytic estimate decided (nunac simulate times it)", in.plan().stepCount(), settings.simulationBudget());
+        return space + String.format(Locale.ROOT, "; the plan (%d steps at %,d bytes) is too large to simulate twice within the compile's"
+                + " budget of %,d simulated events, so the analytic estimate decided (nunac simulate times it)", in.plan().stepCount(),
+                in.sizeBytes(), settings.simulationBudget());
     }
 }

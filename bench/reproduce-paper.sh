@@ -3,10 +3,14 @@
 #   bench/reproduce-paper.sh          docs/paper-reproduction.md (Figs. 9-13, Fig. 9 at 8 GPUs; minutes)
 #   bench/reproduce-paper.sh --full   docs/paper-reproduction-fig9.md (Fig. 9 over 2-64 GPUs and
 #                                     100 kB-1 GB; about 35 minutes on two cores)
+#   bench/reproduce-paper.sh --search docs/search-acceptance.md (the default compile's search over
+#                                     the same grid; about an hour on two cores)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/nunac" --version >/dev/null
 doc=paper-reproduction
+args=("$@")
 [[ "${1:-}" == "--full" ]] && doc=paper-reproduction-fig9
+if [[ "${1:-}" == "--search" ]]; then doc=search-acceptance; args=(--full "${@:2}"); fi
 exec java -XX:+UseSerialGC -cp "$root/compiler/main/target/nunac.jar" dev.nunac.compare.PaperReproduction \
-  "$root/bench/$doc.md.in" "$root/docs/$doc.md" "$@"
+  "$root/bench/$doc.md.in" "$root/docs/$doc.md" "${args[@]}"

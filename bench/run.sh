@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile-speed benchmarks (issue targets in docs/performance.md): builds the JMH module, runs
-# CompileBenchmark with the GC profiler, times the ./nunac command itself, and rewrites
+# CompileBenchmark with the GC profiler, times the ./nunac command itself (bench/wall.sh), and rewrites
 # docs/performance.md with the table.
 #   bench/run.sh            all inputs (about a quarter of an hour on 2 cores)
 #   bench/run.sh quick      fewer iterations
@@ -15,13 +15,6 @@ for j in compiler/main/target/lib/nunac-*.jar; do cp="$cp:$j"; done
 iters=()
 [ "${1:-}" = quick ] && iters=(-wi 1 -i 2)
 java -cp "$cp" org.openjdk.jmh.Main CompileBenchmark "${iters[@]}" -prof gc -rf json -rff bench/target/compile.json
-wall=()
-for n in 16 64 128 256; do
-  for _ in 1 2 3; do
-    NUNAC_JAVA_OPTS=-Xmx1g /usr/bin/time -f "%e %M" -o bench/target/time.txt ./nunac examples/alltoall-direct.msccl --topo nuna-4die -D ranks=$n --size $((n * 4096)) --nar 12 -o bench/target/out >/dev/null 2>&1
-    wall+=("alltoall-$n $(cat bench/target/time.txt)")
-  done
-done
-printf '%s\n' "${wall[@]}" > bench/target/wall.txt
+bench/wall.sh > bench/target/wall.txt
 java -cp "$cp" dev.nunac.bench.PerformanceTable bench/target/compile.json bench/target/wall.txt docs/performance.md
 cat docs/performance.md

@@ -10,10 +10,13 @@ import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.alloc.LogicalGroups;
 import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.passes.cost.SimResult;
-import dev.nunac.passes.nar.NarChoice;
-import dev.nunac.passes.nar.NarSelection;
+import dev.nunac.passes.cost.AnalyticModel;
+import dev.nunac.passes.cost.Estimate;
+import dev.nunac.passes.cost.IdealBound;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
+import dev.nunac.passes.search.PlacementSearch;
+import dev.nunac.passes.search.SearchResult;
 import dev.nunac.topology.Topology;
 import dev.nunac.topology.TopologyResolver;
 import java.nio.file.Path;
@@ -31,8 +34,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * 8-GPU 1 MB all-gather (direct) at 1,008 threadblocks per GPU on nuna-4die: one simulation under
- * one policy (target under 2 s) and NAR auto-selection (target under 10 s). Run from the
+ * 8-GPU 1 MB all-gather (direct) at 1,008 threadblocks per GPU on nuna-4die: one simulation of
+ * one placement (target under 2 s), one analytic estimate of it, the ideal bound, and the whole
+ * default placement search (every candidate estimated, a shortlist simulated). Run from the
  * repository root: {@code ./mvnw -Pbench package -pl bench -am -DskipTests} then
  * {@code java -cp "bench/target/classes:$(cat bench/target/cp.txt)" org.openjdk.jmh.Main}, or see
  * docs/paper-reproduction.md.
@@ -65,8 +69,17 @@ public class CostModelBenchmark {
     }
 
     @Benchmark
-    public NarChoice narAuto() {
-        PlacementOptions opt = new PlacementOptions(Policy.NAP_NAR, PlacementOptions.NAR_AUTO, 1_000_000L);
-        return NarSelection.auto(topo, opt, plan, acc, groups, topo.narGranularities()).choice();
+    public Estimate analyticEstimate() {
+        return new AnalyticModel().estimate(placed.input(), placed.placement());
+    }
+
+    @Benchmark
+    public IdealBound.Bound idealBound() {
+        return IdealBound.of(placed.input());
+    }
+
+    @Benchmark
+    public SearchResult search() {
+        return PlacementSearch.search(placed.input(), groups, PlacementOptions.auto(PlacementOptions.NAR_AUTO, 1_000_000L));
     }
 }

@@ -23,11 +23,13 @@ import java.util.Map;
 
 /**
  * Regenerates the data of the NUNA paper's Figures 9–13 on nuna-4die and fills them into the
- * reproduction document's template ({@code {{FIG9}}} ... {{FIG13}}). Usage:
- * {@code PaperReproduction TEMPLATE OUTPUT [--full]}; without --full, Fig. 9 covers 8 GPUs only
- * and sizes up to 10 MB (Fig. 12 always runs 100 kB to 1 GB). Only the figures the template
- * names are computed, so {@code bench/paper-reproduction-fig9.md.in} with --full runs the long
- * Fig. 9 sweep alone.
+ * reproduction document's template ({@code {{FIG9}}} ... {{FIG13}}), and the default
+ * compile's search against them ({@code {{BOUND}}}, {@code {{SEARCH}}}: {@link SearchAcceptance}).
+ * Usage: {@code PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..]};
+ * without --full, Fig. 9 and the search grid cover 8 GPUs only and sizes up to 10 MB (Fig. 12
+ * always runs 100 kB to 1 GB); --gpus and --sizes pick other points. Only the figures the
+ * template names are computed, so {@code bench/paper-reproduction-fig9.md.in} with --full runs
+ * the long Fig. 9 sweep alone.
  */
 public final class PaperReproduction {
     static final List<Policy> FIG9 = List.of(Policy.UA_NAR, Policy.NUMA_NAR, Policy.NAP_NAR);
@@ -48,16 +50,32 @@ public final class PaperReproduction {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full]");
+            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..]");
             System.exit(2);
         }
         boolean full = List.of(args).contains("--full");
+        int[] gpus = full ? new int[] {2, 4, 8, 16, 32, 64} : new int[] {8};
+        long[] sizes = full ? new long[] {100_000L, 1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L}
+                : new long[] {100_000L, 1_000_000L, 10_000_000L};
+        for (String a : args) {
+            if (a.startsWith("--gpus=")) gpus = java.util.Arrays.stream(a.substring(7).split(",")).mapToInt(Integer::parseInt).toArray();
+            if (a.startsWith("--sizes=")) sizes = java.util.Arrays.stream(a.substring(8).split(",")).mapToLong(Long::parseLong).toArray();
+        }
+        int[] g = gpus;
+        long[] sz = sizes;
         Path template = Path.of(args[0]);
         Path bench = template.toAbsolutePath().getParent();
         PaperReproduction p = new PaperReproduction(bench.getParent().resolve("examples"), bench.resolve(WHAT_IF));
         String doc = Files.readString(template, StandardCharsets.UTF_8);
         // Only the figures the template names are computed (a template of one figure runs that figure alone).
-        doc = fill(doc, "{{FIG9}}", () -> p.fig9(full));
+        doc = fill(doc, "{{FIG9}}", () -> p.fig9(g, sz));
+        SearchAcceptance search = new SearchAcceptance(p.topo, (ex, n) -> p.plan(ex, n, 1));
+        doc = fill(doc, "{{SEARCH}}", () -> search.grid(g, sz));
+        doc = fill(doc, "{{CONVERGENCE}}", () -> search.convergence(1_000_000_000L));
+        doc = fill(doc, "{{BOUND}}", () -> search.bound((plan, size) -> {
+            double ua = p.time(plan, Policy.UA, size);
+            return ua / p.time(plan, Policy.NAP_NAR, size);
+        }));
         doc = fill(doc, "{{FIG10}}", p::fig10);
         doc = fill(doc, "{{FIG11}}", p::fig11);
         doc = fill(doc, "{{FIG12}}", p::fig12);
@@ -98,10 +116,7 @@ public final class PaperReproduction {
         return b / 1000L + " kB";
     }
 
-    String fig9(boolean full) {
-        int[] gpus = full ? new int[] {2, 4, 8, 16, 32, 64} : new int[] {8};
-        long[] sizes = full ? new long[] {100_000L, 1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L}
-                : new long[] {100_000L, 1_000_000L, 10_000_000L};
+    String fig9(int[] gpus, long[] sizes) {
         StringBuilder sb = new StringBuilder("| collective | GPUs | size | UA (us) | UA+NAR | NUMA+NAR | NAP+NAR |\n|---|---|---|---|---|---|---|\n");
         for (String ex : List.of("allgather-direct", "allreduce-allpairs", "alltoall-direct")) {
             for (int g : gpus) {

@@ -69,7 +69,11 @@ public final class PlanLoader {
         }
     }
 
-    /** Opens a file for streaming once its size is known to be within the input-size limit. */
+    /**
+     * Opens a file for streaming within the input-size limit. A regular file's size is checked
+     * first; the bytes read are counted too, since a device or FIFO (or a link to one) reports
+     * no size that bounds what reading it yields.
+     */
     public static InputStream open(Path path, Limits limits) {
         String name = path.toString();
         try {
@@ -79,7 +83,7 @@ public final class PlanLoader {
                 throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "file is " + size + " bytes; the limit is "
                         + limits.maxInputBytes() + " (raise it with --limit input-bytes=N)");
             }
-            return new java.io.BufferedInputStream(Files.newInputStream(path), 1 << 16);
+            return new CountedInput(name, new java.io.BufferedInputStream(stream(path), 1 << 16), limits.maxInputBytes());
         } catch (NoSuchFileException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "no such file");
         } catch (AccessDeniedException e) {
@@ -87,6 +91,15 @@ public final class PlanLoader {
         } catch (IOException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot read: " + e.getMessage());
         }
+    }
+
+    /**
+     * A file's stream; a FIFO or device gets a plain FileInputStream, whose {@code available}
+     * works on them (the channel-based stream of Files.newInputStream seeks, which they refuse).
+     */
+    static InputStream stream(Path path) throws IOException {
+        if (Files.isRegularFile(path)) return Files.newInputStream(path);
+        return new java.io.FileInputStream(path.toFile());
     }
 
     static String decode(Path path, byte[] bytes) {

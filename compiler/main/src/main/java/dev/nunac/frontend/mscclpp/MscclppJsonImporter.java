@@ -11,6 +11,7 @@ import dev.nunac.ir.IrVerifier;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
 import dev.nunac.ir.PlanFormat;
+import dev.nunac.ir.PlanLimits;
 import dev.nunac.ir.Protocol;
 import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
@@ -36,6 +37,7 @@ public final class MscclppJsonImporter {
 
     private final Diagnostics d = new Diagnostics();
     private final Limits limits;
+    private long steps;
 
     private MscclppJsonImporter(Limits limits) {
         this.limits = limits;
@@ -83,6 +85,7 @@ public final class MscclppJsonImporter {
         };
         Plan plan = new Plan(name, collective, n, Math.max(1, cf), inplace, protocol, 1, ranks, PlanFormat.MSCCLPP_JSON,
                 attrs, root.pos());
+        PlanLimits.checkChunks(plan, 1, limits);
         IrVerifier.verify(plan, d);
         d.throwIfErrors(ErrorKind.PLAN);
         return plan;
@@ -131,6 +134,11 @@ public final class MscclppJsonImporter {
             drafts.add(steps);
         }
         if (d.errorCount() > before) return null;
+        for (List<OpLowering.Draft> tb : drafts) steps += tb.size();
+        if (steps > limits.maxSteps()) {
+            throw new CompileException(ErrorKind.PLAN, g.pos(), "more than " + limits.maxSteps()
+                    + " steps (raise the limit with --limit steps=N)");
+        }
         List<List<List<Dep>>> deps = SyncEdges.of(k, drafts, semaphores, d);
         List<Threadblock> out = new ArrayList<>();
         for (int t = 0; t < tbs.size(); t++) {

@@ -124,7 +124,7 @@ final class CommonOptions {
         if (!layout.equals("natural") && !layout.equals("packed")) {
             throw new UsageException(null, "--layout expects natural or packed, got '" + layout + "'");
         }
-        return new dev.nunac.passes.place.PlacementOptions(policies, nar, size, layout.equals("packed"));
+        return new dev.nunac.passes.place.PlacementOptions(policies, nar, size, layout.equals("packed"), limits(cl).maxPages());
     }
 
     /** A policy list: {@code auto} (or nothing) for all of them, else policy ids separated by commas. */

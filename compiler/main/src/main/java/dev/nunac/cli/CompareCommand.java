@@ -71,7 +71,8 @@ final class CompareCommand implements Command {
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
-        CompileResult compiled = Driver.compile(plan, topo, PlacementOptions.auto(base.nar(), sizes.get(0)), false, null, null);
+        CompileResult compiled = Driver.compile(plan, topo, PlacementOptions.auto(base.nar(), sizes.get(0)).withMaxPages(base.maxPages()),
+                false, null, null);
         List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), true);
         List<String> rows = new ArrayList<>(List.of(PolicyComparison.AUTO));
         for (Policy p : policies) rows.add(p.id());

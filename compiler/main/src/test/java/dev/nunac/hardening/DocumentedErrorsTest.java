@@ -79,7 +79,7 @@ class DocumentedErrorsTest {
         Path f = TestPaths.moduleDir().resolve("src/test/resources/golden/bad/huge-loop.msccl");
         CliRun r = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> run("check", f.toString()));
         expect(1, f + ":3:3: error: loop over 0 .. 1000000000000 would run 1000000000000 iterations; the plan may run at most"
-                + " 100000000 loop iterations in all (raise it with --limit loop-iterations=N)", r);
+                + " 10000000 loop iterations in all (raise it with --limit loop-iterations=N)", r);
     }
 
     @Test

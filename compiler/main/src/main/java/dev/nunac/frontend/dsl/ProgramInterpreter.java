@@ -35,6 +35,16 @@ final class ProgramInterpreter {
     private final Limits limits;
     private final Set<SourcePos> reportedAt = new HashSet<>();
     private long iterations;
+    /** Iterations each loop statement has run, for saying which loop spent the budget. */
+    private final Map<ForStmtContext, Long> ranByLoop = new java.util.IdentityHashMap<>();
+    /** The innermost loop running, or null, and every loop running. */
+    private ForStmtContext running;
+    private final Map<ForStmtContext, Boolean> enclosing = new java.util.IdentityHashMap<>();
+    private long evaluations;
+    /** Errors raised while evaluating, including those not reported again at a known position. */
+    private long evalErrors;
+    private long steps;
+    private int instances = 1;
 
     // header, set by evalHeader
     private Collective collective;
@@ -87,7 +97,6 @@ final class ProgramInterpreter {
         ProgramContext prog = tree.program();
         String name = unquote(prog.name.getText());
         Protocol protocol = Protocol.SIMPLE;
-        int instances = 1;
         try {
             evalHeader(prog, globals);
             for (ProgramOptionContext o : prog.programOption()) {
@@ -200,6 +209,7 @@ final class ProgramInterpreter {
     }
 
     private void exec(StatementContext s, Scope scope) {
+        tick();
         if (s instanceof BufferStmtContext b) {
             String n = b.name.getText();
             long size = evalLong(b.size, scope);
@@ -241,27 +251,67 @@ final class ProgramInterpreter {
         long to = evalLongFatal(f.to, scope);
         long by = f.by == null ? 1 : evalLongFatal(f.by, scope);
         if (by == 0) throw new EvalError(pos(f.by), "loop step must not be 0", true);
-        long count;
-        if (by > 0) count = to <= from ? 0 : ceilDiv(to - from, by);
-        else count = to >= from ? 0 : ceilDiv(from - to, -by);
-        if (count > limits.maxLoopIterations() - iterations) {
-            throw new EvalError(pos(f), "loop over " + from + " .. " + to + " would run " + count
-                    + " iterations; the plan may run at most " + limits.maxLoopIterations()
-                    + " loop iterations in all (raise it with --limit loop-iterations=N)", true);
-        }
+        long count = count(from, to, by);
+        if (count > limits.maxLoopIterations() - iterations) throw budgetSpent(f, from, to, count);
         iterations += count;
-        long v = from;
-        for (long k = 0; k < count; k++, v += by) {
-            Scope body = new Scope(scope);
-            body.define(var, v);
-            execBlock(f.block(), body);
+        ranByLoop.merge(f, count, Long::sum);
+        ForStmtContext outer = running;
+        running = f;
+        enclosing.put(f, Boolean.TRUE);
+        try {
+            long v = from;
+            for (long k = 0; k < count; k++, v += by) {
+                tick();
+                Scope body = new Scope(scope);
+                body.define(var, v);
+                long errorsBefore = evalErrors;
+                execBlock(f.block(), body);
+                // The next iterations would mostly repeat the error, at the cost of building it again each time.
+                if (evalErrors > errorsBefore) break;
+            }
+        } finally {
+            running = outer;
+            enclosing.remove(f);
         }
     }
 
-    private static long ceilDiv(long a, long b) {
-        // a, b > 0; may overflow only for absurd ranges, which the limit rejects anyway.
-        long q = a / b;
-        return a % b == 0 ? q : q + 1;
+    /** Iterations of {@code from .. to by by}; Long.MAX_VALUE for a range wider than a long can hold. */
+    private static long count(long from, long to, long by) {
+        if (by > 0 ? to <= from : to >= from) return 0;
+        long span = by > 0 ? to - from : from - to;
+        if (span <= 0) return Long.MAX_VALUE; // the difference overflowed
+        long step = by > 0 ? by : (by == Long.MIN_VALUE ? Long.MAX_VALUE : -by);
+        return span / step + (span % step == 0 ? 0 : 1);
+    }
+
+    /**
+     * The loop budget is spent. The loop that spent most of it is the one to shrink: the asking
+     * loop itself, or one enclosing it, or else an earlier loop that ran nearly all of them, when
+     * the message names both.
+     */
+    private EvalError budgetSpent(ForStmtContext f, long from, long to, long count) {
+        String raise = " (raise it with --limit loop-iterations=N)";
+        ForStmtContext most = null;
+        for (Map.Entry<ForStmtContext, Long> e : ranByLoop.entrySet()) {
+            if (most == null || e.getValue() > ranByLoop.get(most)) most = e.getKey();
+        }
+        if (most == null || most == f || enclosing.containsKey(most)) {
+            return new EvalError(pos(f), "loop over " + from + " .. " + to + " would run " + count
+                    + " iterations; the plan may run at most " + limits.maxLoopIterations() + " loop iterations in all" + raise, true);
+        }
+        SourcePos asking = pos(f);
+        return new EvalError(pos(most), "this loop ran " + ranByLoop.get(most) + " of the " + limits.maxLoopIterations()
+                + " loop iterations the plan may run in all, so the loop at line " + asking.line() + ", column " + asking.col()
+                + " cannot run its " + count + raise, true);
+    }
+
+    /** One unit of evaluation work: a loop iteration, a statement or an expression. */
+    private void tick() {
+        if (++evaluations <= limits.maxEvaluations()) return;
+        SourcePos at = running == null ? SourcePos.of(file) : pos(running);
+        throw new EvalError(at, "the plan takes more than " + limits.maxEvaluations() + " evaluation steps (loop iterations,"
+                + " statements and expressions)" + (running == null ? "" : "; this loop was running when they ran out")
+                + " (raise it with --limit evaluations=N)", true);
     }
 
     private record Args(Map<String, ArgContext> named, List<ArgContext> positional) {}
@@ -366,9 +416,13 @@ final class ProgramInterpreter {
 
     private void emit(DslOp op) {
         ops.add(op);
-        if (ops.size() > limits.maxSteps()) {
+        // Counted as the steps the operations become (a copy between ranks is a send and a
+        // receive) in every instance, so an oversized plan stops here, before it is built.
+        boolean twoSteps = (op.kind() == DslOp.Kind.COPY || op.kind() == DslOp.Kind.REDUCE) && op.src().rank() != op.dst().rank();
+        steps += (twoSteps ? 2 : 1) * (long) instances;
+        if (steps > limits.maxSteps()) {
             throw new EvalError(op.pos(), "the plan has more than " + limits.maxSteps()
-                    + " operations (raise it with --limit steps=N)", true);
+                    + " steps (raise it with --limit steps=N)", true);
         }
     }
 
@@ -442,6 +496,7 @@ final class ProgramInterpreter {
     private final java.util.IdentityHashMap<IntExprContext, Long> literals = new java.util.IdentityHashMap<>();
 
     private Object eval(ExprContext e, Scope s) {
+        tick();
         if (e instanceof ParenExprContext p) return eval(p.expr(), s);
         if (e instanceof IntExprContext i) {
             Long v = literals.get(i);
@@ -524,6 +579,7 @@ final class ProgramInterpreter {
     // ---- positions and reporting ----
 
     private void report(EvalError e) {
+        evalErrors++;
         // Inside loops one mistake repeats per iteration: keep the first at each position.
         if (reportedAt.add(e.pos)) diags.error(e.pos, e.getMessage());
     }

@@ -91,7 +91,7 @@ class DocumentedErrorsTest {
     @Test
     void invalidUtf8InDsl(@TempDir Path d) throws Exception {
         Path f = write(d, "bad.msccl", new byte[] {'p', 'a', 'r', 'a', 'm', (byte) 0xC0, (byte) 0xAF});
-        expect(3, f + ": error: not valid UTF-8 text", run("check", f.toString()));
+        expect(3, f + ":1:6: error: not valid UTF-8 text: byte 0xC0", run("check", f.toString()));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.nunac.frontend.dsl;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Text;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.Collective;
@@ -68,7 +69,7 @@ final class ProgramInterpreter {
         for (ParamDeclContext p : tree.paramDecl()) {
             String name = p.name.getText();
             if (!declared.add(name)) {
-                diags.error(pos(p.name), "parameter '" + name + "' is declared twice");
+                diags.error(pos(p.name), "parameter '" + Text.shown(name) + "' is declared twice");
                 continue;
             }
             Object v;
@@ -89,13 +90,14 @@ final class ProgramInterpreter {
         }
         for (String k : overrides.keySet()) {
             if (!declared.contains(k)) {
-                diags.error(cliPos, "-D " + k + ": the plan has no parameter '" + k + "'"
-                        + (declared.isEmpty() ? " (it declares none)" : " (it declares: " + String.join(", ", sorted(declared)) + ")"));
+                diags.error(cliPos, "-D " + Text.shown(k) + ": the plan has no parameter '" + Text.shown(k) + "'"
+                        + (declared.isEmpty() ? " (it declares none)" : " (it declares: " + some(sorted(declared)) + ")"));
             }
         }
         if (diags.hasErrors()) return null;
         ProgramContext prog = tree.program();
         String name = unquote(prog.name.getText());
+        if (!Text.checkPrintable(name, "the plan name", pos(prog.name), diags)) return null;
         Protocol protocol = Protocol.SIMPLE;
         try {
             evalHeader(prog, globals);
@@ -103,7 +105,7 @@ final class ProgramInterpreter {
                 if (o instanceof ProtocolOptionContext po) {
                     String p = po.proto.getText();
                     protocol = Protocol.parse(p).orElseThrow(() -> new EvalError(pos(po.proto),
-                            "unknown protocol '" + p + "' (expected Simple, LL or LL128)", true));
+                            "unknown protocol '" + Text.shown(p) + "' (expected Simple, LL or LL128)", true));
                 } else if (o instanceof InstancesOptionContext io) {
                     long n = evalLong(io.expr(), globals);
                     if (n < 1 || n > 1024) throw new EvalError(pos(io.expr()), "instances must be in 1..1024, got " + n, true);
@@ -139,17 +141,29 @@ final class ProgramInterpreter {
         if (t.equals("true")) return Boolean.TRUE;
         if (t.equals("false")) return Boolean.FALSE;
         try {
-            return Long.parseLong(t);
+            if (Text.isAsciiInteger(t)) return Long.parseLong(t);
         } catch (NumberFormatException e) {
-            diags.error(cliPos, "-D " + name + "=" + text + ": not an integer or boolean");
-            return null;
+            // out of range: reported below
         }
+        diags.error(cliPos, "-D " + Text.shown(name) + "=" + Text.shown(text) + ": not an integer or boolean"
+                + (Text.isAsciiInteger(t) ? " (out of range)" : ""));
+        return null;
+    }
+
+    /** Names for a message: all of a few, else the first ten and how many there are. */
+    private static String some(java.util.Collection<String> names) {
+        List<String> shown = new ArrayList<>();
+        for (String n : names) {
+            if (shown.size() == 10) return String.join(", ", shown) + ", ... (" + names.size() + " in all)";
+            shown.add(Text.shown(n));
+        }
+        return String.join(", ", shown);
     }
 
     private void evalHeader(ProgramContext prog, Scope scope) {
         String kind = prog.kind.getText();
         collective = Collective.parse(kind).orElseThrow(() -> new EvalError(pos(prog.kind),
-                "unknown collective '" + kind + "' (expected allgather, allreduce, reducescatter, alltoall, broadcast, reduce or custom)", true));
+                "unknown collective '" + Text.shown(kind) + "' (expected allgather, allreduce, reducescatter, alltoall, broadcast, reduce or custom)", true));
         Long ranksV = null;
         long cf = 1;
         boolean inp = false;
@@ -159,13 +173,13 @@ final class ProgramInterpreter {
         for (ArgContext a : args) {
             String n = a.name == null ? (positional++ == 0 ? "ranks" : null) : a.name.getText();
             if (n == null) throw new EvalError(pos(a), "only the first header argument (ranks) may be positional", true);
-            ExprContext e = exprOf(a, "header argument '" + n + "'");
+            ExprContext e = exprOf(a, "header argument '" + Text.shown(n) + "'");
             switch (n) {
                 case "ranks" -> ranksV = evalLong(e, scope);
                 case "chunk_factor" -> cf = evalLong(e, scope);
                 case "inplace" -> inp = evalBool(e, scope);
                 case "root" -> rootV = evalLong(e, scope);
-                default -> throw new EvalError(pos(a), "unknown header argument '" + n
+                default -> throw new EvalError(pos(a), "unknown header argument '" + Text.shown(n)
                         + "' (expected ranks, chunk_factor, inplace, root)", true);
             }
         }
@@ -216,10 +230,10 @@ final class ProgramInterpreter {
             if (size < 0 || size > 100_000_000L) throw new EvalError(pos(b.size), "buffer size must be in 0..100000000, got " + size, false);
             boolean collectiveBuffer = n.equals(Buffer.INPUT) || n.equals(Buffer.OUTPUT);
             if (collectiveBuffer && collective != Collective.CUSTOM) {
-                throw new EvalError(pos(b.name), "buffer '" + n + "' is sized by the collective (" + buffers.get(n)
+                throw new EvalError(pos(b.name), "buffer '" + Text.shown(n) + "' is sized by the collective (" + buffers.get(n)
                         + " chunks); only custom collectives declare it", false);
             }
-            if (buffers.containsKey(n)) throw new EvalError(pos(b.name), "buffer '" + n + "' is declared twice", false);
+            if (buffers.containsKey(n)) throw new EvalError(pos(b.name), "buffer '" + Text.shown(n) + "' is declared twice", false);
             buffers.put(n, (int) size);
         } else if (s instanceof ForStmtContext f) {
             execFor(f, scope);
@@ -229,12 +243,12 @@ final class ProgramInterpreter {
             else if (i.otherwise != null) execBlock(i.otherwise, new Scope(scope));
         } else if (s instanceof LetStmtContext l) {
             String n = l.name.getText();
-            if (scope.definedHere(n)) throw new EvalError(pos(l.name), "'" + n + "' is already defined in this block", false);
+            if (scope.definedHere(n)) throw new EvalError(pos(l.name), "'" + Text.shown(n) + "' is already defined in this block", false);
             scope.define(n, eval(l.expr(), scope));
         } else if (s instanceof RequireStmtContext r) {
             if (!evalBool(r.cond, scope)) {
                 String msg = r.message == null ? r.cond.getText() : unquote(r.message.getText());
-                throw new EvalError(pos(r), "requirement failed: " + msg, true);
+                throw new EvalError(pos(r), "requirement failed: " + Text.escape(msg.length() > 200 ? Text.shown(msg) : msg), true);
             }
         } else if (s instanceof ChunkOpStmtContext c) {
             execChunkOp(c, scope);
@@ -340,10 +354,10 @@ final class ProgramInterpreter {
                 } else {
                     String n = a.name.getText();
                     if (!allowedNames.contains(n)) {
-                        throw new EvalError(pos(a.name), "unknown argument '" + n + "' for " + op + " (expected: "
+                        throw new EvalError(pos(a.name), "unknown argument '" + Text.shown(n) + "' for " + op + " (expected: "
                                 + String.join(", ", sorted(allowedNames)) + ")", false);
                     }
-                    if (named.put(n, a) != null) throw new EvalError(pos(a.name), "argument '" + n + "' given twice", false);
+                    if (named.put(n, a) != null) throw new EvalError(pos(a.name), "argument '" + Text.shown(n) + "' given twice", false);
                 }
             }
         }
@@ -395,7 +409,7 @@ final class ProgramInterpreter {
                 emit(new DslOp(put ? DslOp.Kind.PUT : DslOp.Kind.GET, put ? self : remote, put ? remote : self,
                         self.rank(), remote.rank(), -1, -1, hint(a, "tb", scope), channel(a, scope), at));
             }
-            default -> throw new EvalError(at, "unknown chunk operation '" + op + "' (expected copy, reduce, put or get)", false);
+            default -> throw new EvalError(at, "unknown chunk operation '" + Text.shown(op) + "' (expected copy, reduce, put or get)", false);
         }
     }
 
@@ -403,7 +417,7 @@ final class ProgramInterpreter {
         String op = c.op.getText();
         SourcePos at = pos(c.op);
         if (!op.equals("signal") && !op.equals("wait")) {
-            throw new EvalError(at, "unknown operation '" + op + "' (expected signal or wait, or chunk(...).copy/reduce/put/get)", false);
+            throw new EvalError(at, "unknown operation '" + Text.shown(op) + "' (expected signal or wait, or chunk(...).copy/reduce/put/get)", false);
         }
         Args a = split(c.argList(), op, ONE_SIDED);
         if (a.positional.size() != 2) throw new EvalError(at, op + " takes two ranks: " + op + "(rank, peer)", false);
@@ -455,12 +469,12 @@ final class ProgramInterpreter {
     private ChunkRef checked(int rank, String buf, long idx, long count, SourcePos at) {
         Integer size = buffers.get(buf);
         if (size == null) {
-            throw new EvalError(at, "unknown buffer '" + buf + "' (declared: " + String.join(", ", buffers.keySet()) + ")", false);
+            throw new EvalError(at, "unknown buffer '" + Text.shown(buf) + "' (declared: " + some(buffers.keySet()) + ")", false);
         }
         int cap = size;
         if (idx < 0 || idx + count > cap) {
             String range = count == 1 ? "index " + idx : "chunks " + idx + ".." + (idx + count - 1);
-            throw new EvalError(at, range + " is out of bounds for buffer '" + buf + "' of " + cap + " chunks on rank " + rank, false);
+            throw new EvalError(at, range + " is out of bounds for buffer '" + Text.shown(buf) + "' of " + cap + " chunks on rank " + rank, false);
         }
         return new ChunkRef(rank, buf, (int) idx, (int) count);
     }
@@ -505,7 +519,7 @@ final class ProgramInterpreter {
             try {
                 v = Long.parseLong(text.indexOf('_') < 0 ? text : text.replace("_", ""));
             } catch (NumberFormatException x) {
-                throw new EvalError(pos(e), "integer literal " + text + " is too large", false);
+                throw new EvalError(pos(e), "integer literal " + Text.shown(text) + " is too large", false);
             }
             literals.put(i, v);
             return v;
@@ -514,7 +528,7 @@ final class ProgramInterpreter {
         if (e instanceof NameExprContext n) {
             String name = n.getStart().getText();
             Object v = s.lookup(name);
-            if (v == null) throw new EvalError(pos(e), "undefined name '" + name + "'", false);
+            if (v == null) throw new EvalError(pos(e), "undefined name '" + Text.shown(name) + "'", false);
             return v;
         }
         if (e instanceof UnaryExprContext u) {
@@ -532,7 +546,12 @@ final class ProgramInterpreter {
             try {
                 return switch (m.op.getType()) {
                     case NunaParser.STAR -> Math.multiplyExact(a, b);
-                    case NunaParser.SLASH -> { if (b == 0) throw divZero(m); yield Math.floorDiv(a, b); }
+                    case NunaParser.SLASH -> {
+                        if (b == 0) throw divZero(m);
+                        // the one quotient that overflows, which floorDiv wraps around to -2^63
+                        if (a == Long.MIN_VALUE && b == -1) throw overflow(e);
+                        yield Math.floorDiv(a, b);
+                    }
                     default -> { if (b == 0) throw divZero(m); yield Math.floorMod(a, b); }
                 };
             } catch (ArithmeticException x) {
@@ -573,7 +592,7 @@ final class ProgramInterpreter {
     }
 
     private EvalError overflow(ExprContext e) {
-        return new EvalError(pos(e), "integer overflow in " + e.getText(), false);
+        return new EvalError(pos(e), "integer overflow in " + Text.shown(e.getText()), false);
     }
 
     // ---- positions and reporting ----
@@ -592,8 +611,18 @@ final class ProgramInterpreter {
         return new SourcePos(file, t.getLine(), t.getCharPositionInLine() + 1);
     }
 
+    /** A string literal's text: the lexer admits the escapes \\" \\\\ \\n \\t, read here left to right. */
     static String unquote(String s) {
-        String body = s.substring(1, s.length() - 1);
-        return body.replace("\\\"", "\"").replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\");
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 1; i < s.length() - 1; i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length() - 1) {
+                char e = s.charAt(++i);
+                b.append(e == 'n' ? '\n' : e == 't' ? '\t' : e);
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 }

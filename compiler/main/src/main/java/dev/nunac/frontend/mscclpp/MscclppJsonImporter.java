@@ -3,6 +3,7 @@ package dev.nunac.frontend.mscclpp;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
+import dev.nunac.diag.Text;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.BufferKind;
 import dev.nunac.ir.Collective;
@@ -56,9 +57,14 @@ public final class MscclppJsonImporter {
         String proto = m.string("protocol");
         Boolean inplace = m.bool("inplace");
         List<JsonNode> gpus = m.array("gpus", false);
+        // Names and kept members reach messages, reports and headers: no line breaks or NULs in them.
+        for (String k : printable()) {
+            JsonNode v = root.get(k);
+            if (v != null && v.kind() == JsonNode.Kind.STRING) Text.checkPrintable(v.text(), "'" + k + "' of the plan", v.pos(), d);
+        }
         Protocol protocol = proto == null ? null : Protocol.parse(proto).orElse(null);
         if (proto != null && protocol == null) {
-            d.error(root.get("protocol").pos(), "unknown protocol '" + proto + "' (expected Simple or LL)");
+            d.error(root.get("protocol").pos(), "unknown protocol '" + Text.shown(proto) + "' (expected Simple or LL)");
         }
         if (gpus.size() > limits.maxRanks()) {
             throw new CompileException(ErrorKind.PLAN, root.get("gpus").pos(), "more than " + limits.maxRanks()
@@ -91,6 +97,13 @@ public final class MscclppJsonImporter {
         return plan;
     }
 
+    /** The plan's members whose text is kept: its name, collective, protocol and those in {@link #KEPT}. */
+    private static List<String> printable() {
+        List<String> out = new ArrayList<>(List.of("name", "collective", "protocol"));
+        out.addAll(KEPT);
+        return out;
+    }
+
     private RankPlan gpu(JsonNode g, int k, int ngpus, int[] chunks) {
         if (!Members.isObject(g, "a gpu", d)) return null;
         Members m = new Members(g, "gpu " + k, d);
@@ -110,7 +123,7 @@ public final class MscclppJsonImporter {
             int rank = bm.integer("rank", 0);
             String type = bm.string("type");
             String buf = type == null ? null : OpLowering.BUFFERS.get(type);
-            if (type != null && buf == null) d.error(rb.get("type").pos(), "buffer type must be i, o or s, found '" + type + "'");
+            if (type != null && buf == null) d.error(rb.get("type").pos(), "buffer type must be i, o or s, found '" + Text.shown(type) + "'");
             remotes.add(new Resources.RemoteBuffer(rank, buf));
         }
         List<Integer> semaphores = new ArrayList<>();
@@ -182,7 +195,7 @@ public final class MscclppJsonImporter {
                 peers.computeIfAbsent(type, x -> new ArrayList<>()).add(peer);
             }
         } else {
-            d.error(c.get("channel_type").pos(), "unknown channel_type '" + type + "' (expected memory, port or switch)");
+            d.error(c.get("channel_type").pos(), "unknown channel_type '" + Text.shown(type) + "' (expected memory, port or switch)");
         }
     }
 

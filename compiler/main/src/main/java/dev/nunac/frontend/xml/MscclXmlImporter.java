@@ -4,7 +4,7 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
-import dev.nunac.frontend.Utf8Check;
+import dev.nunac.diag.Utf8Check;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.BufferKind;
 import dev.nunac.ir.IrVerifier;

@@ -58,7 +58,7 @@ public final class DslFrontEnd {
 
     public static Plan parse(SourceText src, Map<String, String> defines, Limits limits) {
         Diagnostics diags = new Diagnostics();
-        NunaLexer lexer = new BoundedLexer(CharStreams.fromString(src.text(), src.name()), src.name(), limits);
+        NunaLexer lexer = new BoundedLexer(new AsciiView(CharStreams.fromString(src.text(), src.name())), src.name(), limits);
         lexer.removeErrorListeners();
         SyntaxErrors listener = new SyntaxErrors(src.name(), diags);
         lexer.addErrorListener(listener);

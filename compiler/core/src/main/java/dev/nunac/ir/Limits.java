@@ -18,8 +18,8 @@ public record Limits(long maxInputBytes, int maxNesting, int maxRanks, int maxTh
      * Each default is reachable within a few seconds on two cores: an input at any of them is
      * read, checked or refused in that time (docs/errors.md has the measurements).
      */
-    public static final Limits DEFAULT = new Limits(64L << 20, 256, 4096, 65_536, 1_000_000L, 10_000_000L,
-            4_000_000L, 64, 1L << 22, 1L << 20, 50_000_000L);
+    public static final Limits DEFAULT = new Limits(64L << 20, 256, 4096, 65_536, 250_000L, 10_000_000L,
+            4_000_000L, 64, 1L << 22, 1L << 19, 50_000_000L);
 
     /** The names {@link #with} accepts, for messages and help. */
     public static final String NAMES = "input-bytes, nesting, ranks, threadblocks, steps, loop-iterations, elements, attributes,"

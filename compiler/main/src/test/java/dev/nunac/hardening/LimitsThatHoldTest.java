@@ -79,7 +79,7 @@ class LimitsThatHoldTest {
 
     @Test
     void aPlanOfTooManyStepsStopsWhileItsOperationsAreMade() {
-        expect(1, example("allgather-direct") + ":19:30: error: the plan has more than 1000000 steps (raise it with --limit steps=N)",
+        expect(1, example("allgather-direct") + ":19:30: error: the plan has more than 250000 steps (raise it with --limit steps=N)",
                 DocumentedErrorsTest.run("check", example("allgather-direct"), "-D", "ranks=4096"));
     }
 
@@ -90,11 +90,11 @@ class LimitsThatHoldTest {
             CliRun r = DocumentedErrorsTest.run(p, "--topo", "nuna-4die", "-D", "ranks=8", "--size", size, "-o", dir.resolve("o").toString());
             assertEquals(1, r.exit(), r.err());
             assertTrue(r.err().matches("\\Q" + p + "\\E:10:1: error: at [0-9]+ bytes the plan's buffers span [0-9]+ pages of 4096 bytes;"
-                    + " a placement may map at most 1048576 \\(choose a smaller --size, or raise the limit with --limit pages=N\\)\n"), r.err());
+                    + " a placement may map at most 524288 \\(choose a smaller --size, or raise the limit with --limit pages=N\\)\n"), r.err());
         }
         // compare checks every size before it searches the first
         expect(1, p + ":10:1: error: at 8589934592 bytes the plan's buffers span 4194304 pages of 4096 bytes; a placement may map at"
-                + " most 1048576 (choose a smaller --size, or raise the limit with --limit pages=N)",
+                + " most 524288 (choose a smaller --size, or raise the limit with --limit pages=N)",
                 DocumentedErrorsTest.run("compare", p, "--topo", "nuna-4die", "-D", "ranks=2", "--sizes", "1MB,8GiB"));
         // The limit is the same for every command that places a plan, and can be set.
         CliRun sim = DocumentedErrorsTest.run("simulate", p, "--topo", "nuna-4die", "-D", "ranks=2", "--limit", "pages=100");

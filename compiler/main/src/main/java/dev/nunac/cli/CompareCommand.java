@@ -97,7 +97,7 @@ final class CompareCommand implements Command {
                 for (CompileResult r : both) util.add(portUtilisation(Driver.simulate(r, SimConfig.defaults())));
                 out.add("floorplans.svg", Floorplan.sideBySide(both, util));
             }
-            List<Path> written = out.writeTo(Path.of(cl.getOptionValue("o", "out")));
+            List<Path> written = out.writeTo(CommonOptions.path(cl.getOptionValue("o", "out"), "-o"));
             io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
         }
         return 0;

@@ -237,4 +237,13 @@ class OutputFilesTest {
         assertEquals("nunac: error: cannot write to standard output: No space left on device\n", err);
         assertEquals(3, p.exitValue());
     }
+
+    @Test
+    void simulateWritesItsFilesBeforeItPrints(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("csv"), "x", StandardCharsets.UTF_8);
+        CliRun r = CliRun.of("simulate", plan(), "--topo", "nuna-4die", "-D", "ranks=2", "--csv", file.toString());
+        assertEquals(3, r.exit(), r.err());
+        assertEquals(file + ": error: output folder is a file\n", r.err());
+        assertEquals("", r.out(), "nothing printed for a run that failed");
+    }
 }

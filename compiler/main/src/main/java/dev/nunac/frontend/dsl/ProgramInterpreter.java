@@ -35,13 +35,7 @@ final class ProgramInterpreter {
     private final Diagnostics diags;
     private final Limits limits;
     private final Set<SourcePos> reportedAt = new HashSet<>();
-    private long iterations;
-    /** Iterations each loop statement has run, for saying which loop spent the budget. */
-    private final Map<ForStmtContext, Long> ranByLoop = new java.util.IdentityHashMap<>();
-    /** The innermost loop running, or null, and every loop running. */
-    private ForStmtContext running;
-    private final Map<ForStmtContext, Boolean> enclosing = new java.util.IdentityHashMap<>();
-    private long evaluations;
+    private final Budget budget;
     /** Errors raised while evaluating, including those not reported again at a known position. */
     private long evalErrors;
     private long steps;
@@ -60,6 +54,7 @@ final class ProgramInterpreter {
         this.file = file;
         this.diags = diags;
         this.limits = limits;
+        this.budget = new Budget(file, limits);
     }
 
     Result run(FileContext tree, Map<String, String> overrides, SourcePos cliPos) {
@@ -223,7 +218,7 @@ final class ProgramInterpreter {
     }
 
     private void exec(StatementContext s, Scope scope) {
-        tick();
+        budget.tick();
         if (s instanceof BufferStmtContext b) {
             String n = b.name.getText();
             long size = evalLong(b.size, scope);
@@ -248,7 +243,7 @@ final class ProgramInterpreter {
         } else if (s instanceof RequireStmtContext r) {
             if (!evalBool(r.cond, scope)) {
                 String msg = r.message == null ? r.cond.getText() : unquote(r.message.getText());
-                throw new EvalError(pos(r), "requirement failed: " + Text.escape(msg.length() > 200 ? Text.shown(msg) : msg), true);
+                throw new EvalError(pos(r), "requirement failed: " + (msg.length() > 200 ? Text.shown(msg) : Text.escape(msg)), true);
             }
         } else if (s instanceof ChunkOpStmtContext c) {
             execChunkOp(c, scope);
@@ -266,16 +261,11 @@ final class ProgramInterpreter {
         long by = f.by == null ? 1 : evalLongFatal(f.by, scope);
         if (by == 0) throw new EvalError(pos(f.by), "loop step must not be 0", true);
         long count = count(from, to, by);
-        if (count > limits.maxLoopIterations() - iterations) throw budgetSpent(f, from, to, count);
-        iterations += count;
-        ranByLoop.merge(f, count, Long::sum);
-        ForStmtContext outer = running;
-        running = f;
-        enclosing.put(f, Boolean.TRUE);
+        ForStmtContext outer = budget.enter(f, from, to, count);
         try {
             long v = from;
             for (long k = 0; k < count; k++, v += by) {
-                tick();
+                budget.tick();
                 Scope body = new Scope(scope);
                 body.define(var, v);
                 long errorsBefore = evalErrors;
@@ -284,8 +274,7 @@ final class ProgramInterpreter {
                 if (evalErrors > errorsBefore) break;
             }
         } finally {
-            running = outer;
-            enclosing.remove(f);
+            budget.leave(f, outer);
         }
     }
 
@@ -296,36 +285,6 @@ final class ProgramInterpreter {
         if (span <= 0) return Long.MAX_VALUE; // the difference overflowed
         long step = by > 0 ? by : (by == Long.MIN_VALUE ? Long.MAX_VALUE : -by);
         return span / step + (span % step == 0 ? 0 : 1);
-    }
-
-    /**
-     * The loop budget is spent. The loop that spent most of it is the one to shrink: the asking
-     * loop itself, or one enclosing it, or else an earlier loop that ran nearly all of them, when
-     * the message names both.
-     */
-    private EvalError budgetSpent(ForStmtContext f, long from, long to, long count) {
-        String raise = " (raise it with --limit loop-iterations=N)";
-        ForStmtContext most = null;
-        for (Map.Entry<ForStmtContext, Long> e : ranByLoop.entrySet()) {
-            if (most == null || e.getValue() > ranByLoop.get(most)) most = e.getKey();
-        }
-        if (most == null || most == f || enclosing.containsKey(most)) {
-            return new EvalError(pos(f), "loop over " + from + " .. " + to + " would run " + count
-                    + " iterations; the plan may run at most " + limits.maxLoopIterations() + " loop iterations in all" + raise, true);
-        }
-        SourcePos asking = pos(f);
-        return new EvalError(pos(most), "this loop ran " + ranByLoop.get(most) + " of the " + limits.maxLoopIterations()
-                + " loop iterations the plan may run in all, so the loop at line " + asking.line() + ", column " + asking.col()
-                + " cannot run its " + count + raise, true);
-    }
-
-    /** One unit of evaluation work: a loop iteration, a statement or an expression. */
-    private void tick() {
-        if (++evaluations <= limits.maxEvaluations()) return;
-        SourcePos at = running == null ? SourcePos.of(file) : pos(running);
-        throw new EvalError(at, "the plan takes more than " + limits.maxEvaluations() + " evaluation steps (loop iterations,"
-                + " statements and expressions)" + (running == null ? "" : "; this loop was running when they ran out")
-                + " (raise it with --limit evaluations=N)", true);
     }
 
     private record Args(Map<String, ArgContext> named, List<ArgContext> positional) {}
@@ -510,7 +469,7 @@ final class ProgramInterpreter {
     private final java.util.IdentityHashMap<IntExprContext, Long> literals = new java.util.IdentityHashMap<>();
 
     private Object eval(ExprContext e, Scope s) {
-        tick();
+        budget.tick();
         if (e instanceof ParenExprContext p) return eval(p.expr(), s);
         if (e instanceof IntExprContext i) {
             Long v = literals.get(i);

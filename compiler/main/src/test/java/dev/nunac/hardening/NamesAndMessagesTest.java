@@ -71,6 +71,14 @@ class NamesAndMessagesTest {
     }
 
     @Test
+    void anEscapedBackslashBeforeAnNIsNotANewline() throws Exception {
+        // "a\\nb" is a, a backslash, n, b: printable, and so a valid name
+        Path d = write("b.msccl", "program \"a\\\\nb\" collective allgather(2) { }\n");
+        CliRun r = DocumentedErrorsTest.run("ir", d.toString());
+        assertTrue(r.out().startsWith("plan \"a\\nb\"\n"), r.out() + r.err());
+    }
+
+    @Test
     void echoedTextIsEscapedAndCutShort() throws Exception {
         String digits = "9".repeat(100_000);
         Path x = write("d.xml", xml().replaceFirst("i_chunks=\"1\"", "i_chunks=\"" + digits + "\""));

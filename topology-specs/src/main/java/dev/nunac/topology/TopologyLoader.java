@@ -57,20 +57,39 @@ public final class TopologyLoader {
         return SpecReader.read(root, new Diagnostics());
     }
 
+    /**
+     * The file's bytes within {@link JsonTree#MAX_BYTES}, counted as they are read: the size a
+     * device or FIFO reports says nothing about what reading it yields.
+     */
     static byte[] read(Path file) {
         try {
             if (Files.isDirectory(file)) throw new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "is a directory, not a topology spec");
             long size = Files.size(file);
-            if (size > JsonTree.MAX_BYTES) {
-                throw new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()),
-                        "topology spec is " + size + " bytes; the limit is " + JsonTree.MAX_BYTES);
+            if (size > JsonTree.MAX_BYTES) throw tooLarge(file, "is " + size + " bytes");
+            // A FIFO or device gets a plain FileInputStream, read in a loop: the JDK's bulk reads seek, which they refuse.
+            try (InputStream in = Files.isRegularFile(file) ? Files.newInputStream(file) : new java.io.FileInputStream(file.toFile())) {
+                byte[] bytes = upTo(in, JsonTree.MAX_BYTES + 1);
+                if (bytes.length > JsonTree.MAX_BYTES) throw tooLarge(file, "is more than " + JsonTree.MAX_BYTES + " bytes");
+                return bytes;
             }
-            return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "no such file");
         } catch (IOException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "cannot read: " + e.getMessage());
         }
+    }
+
+    private static byte[] upTo(InputStream in, int max) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buf = new byte[1 << 16];
+        int n;
+        while (out.size() < max && (n = in.read(buf, 0, Math.min(buf.length, max - out.size()))) >= 0) out.write(buf, 0, n);
+        return out.toByteArray();
+    }
+
+    private static CompileException tooLarge(Path file, String what) {
+        return new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "topology spec " + what + "; the limit is "
+                + JsonTree.MAX_BYTES);
     }
 
     static byte[] readResource(String resource) {

@@ -40,7 +40,8 @@ public final class TopologyResolver {
         } catch (java.nio.file.InvalidPathException e) {
             throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "--topo: not a valid path (" + e.getReason() + ")");
         }
-        if (Files.isRegularFile(p)) return TopologyLoader.load(p, override);
+        // Any file but a folder is read (a FIFO or device too: reading it is bounded).
+        if (Files.exists(p) && !Files.isDirectory(p)) return TopologyLoader.load(p, override);
         String name = bundledName(topo);
         if (name != null) {
             byte[] bytes = TopologyLoader.readResource(RESOURCE_DIR + name + ".json");

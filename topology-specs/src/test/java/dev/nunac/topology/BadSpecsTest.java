@@ -71,7 +71,8 @@ class BadSpecsTest {
     void invalidUtf8IsRefused() {
         byte[] spec = {'{', '"', 'a', '"', ':', '"', (byte) 0xC0, (byte) 0xAF, '"', '}'};
         CompileException e = assertThrows(CompileException.class, () -> TopologyLoader.parse("t.json", spec));
-        assertEquals("t.json: error: not valid UTF-8 text", e.diagnostics().get(0).format());
+        // The position and the byte, as for plans.
+        assertEquals("t.json:1:7: error: not valid UTF-8 text: byte 0xC0", e.diagnostics().get(0).format());
     }
 
     @Test

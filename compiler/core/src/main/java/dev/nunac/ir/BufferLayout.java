@@ -24,11 +24,27 @@ public final class BufferLayout {
         };
     }
 
+    /** Where index 0 of {@code buffer} lies in the buffer it aliases ({@link #resolve}), without overflow. */
+    public static long shift(Plan plan, int rank, String buffer) {
+        if (!plan.inplace()) return 0;
+        long cf = (long) plan.chunkFactor() * plan.instances();
+        return switch (plan.collective()) {
+            case ALLGATHER -> buffer.equals(Buffer.INPUT) ? rank * cf : 0;
+            case REDUCESCATTER -> buffer.equals(Buffer.OUTPUT) ? rank * cf : 0;
+            default -> 0;
+        };
+    }
+
     /**
      * How many chunks of {@code buffer} a plan may address on {@code rank}: its declared size, or
      * for an aliased buffer declared empty (MSCCL's in-place files), the size the alias implies.
      */
     public static int capacity(Plan plan, int rank, String buffer) {
+        return Math.toIntExact(extent(plan, rank, buffer));
+    }
+
+    /** {@link #capacity} without overflow, for checking an imported plan against the limits before anything is sized by it. */
+    public static long extent(Plan plan, int rank, String buffer) {
         RankPlan rp = plan.rank(rank);
         int declared = rp.bufferChunks(buffer);
         if (declared > 0 || !plan.inplace()) return declared;
@@ -38,8 +54,10 @@ public final class BufferLayout {
             default -> false;
         };
         if (!aliased) return declared;
-        return buffer.equals(Buffer.INPUT)
-                ? plan.collective().inputChunks(plan.ranks(), plan.effectiveChunkFactor())
-                : plan.collective().outputChunks(plan.ranks(), plan.effectiveChunkFactor());
+        long cf = (long) plan.chunkFactor() * plan.instances(), ranks = plan.ranks();
+        boolean perRank = buffer.equals(Buffer.INPUT)
+                ? plan.collective() == Collective.REDUCESCATTER || plan.collective() == Collective.ALLTOALL
+                : plan.collective() == Collective.ALLGATHER || plan.collective() == Collective.ALLTOALL;
+        return perRank ? ranks * cf : cf;
     }
 }

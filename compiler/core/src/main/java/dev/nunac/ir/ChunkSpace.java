@@ -67,6 +67,32 @@ public final class ChunkSpace {
         }
     }
 
+    /**
+     * The number of ids a plan's chunk space would have, without building it or overflowing:
+     * what the front ends check against the chunk limit before any pass sizes arrays by it.
+     */
+    public static long size(Plan plan) {
+        long total = 0;
+        for (RankPlan rp : plan.rankPlans()) {
+            List<String> names = new ArrayList<>();
+            for (Buffer b : rp.buffers()) names.add(b.name());
+            if (!names.contains(Buffer.INPUT)) names.add(Buffer.INPUT);
+            if (!names.contains(Buffer.OUTPUT)) names.add(Buffer.OUTPUT);
+            for (String name : names) {
+                if (!BufferLayout.resolve(plan, rp.rank(), name, 0).buffer().equals(name)) continue;
+                long cap = BufferLayout.extent(plan, rp.rank(), name);
+                for (String other : List.of(Buffer.INPUT, Buffer.OUTPUT)) {
+                    long capOther = other.equals(name) ? 0 : BufferLayout.extent(plan, rp.rank(), other);
+                    if (capOther > 0 && BufferLayout.resolve(plan, rp.rank(), other, 0).buffer().equals(name)) {
+                        cap = Math.max(cap, BufferLayout.shift(plan, rp.rank(), other) + capOther);
+                    }
+                }
+                total += cap;
+            }
+        }
+        return total;
+    }
+
     /** A buffer that others alias into (in-place all-gather's output) must hold their slots too. */
     private int aliasedSize(int rank, String name) {
         int max = 0;

@@ -88,7 +88,7 @@ public final class IrVerifier {
             return;
         }
         int cap = BufferLayout.capacity(plan, c.rank(), c.buffer());
-        if (c.index() < 0 || c.end() > cap) {
+        if (c.index() < 0 || (long) c.index() + c.count() > cap) {
             d.error(pos, what + " " + c + " is out of bounds: " + c.buffer() + " has " + cap + " chunks on rank " + c.rank());
         }
     }

@@ -7,27 +7,44 @@ package dev.nunac.ir;
  *
  * @param maxElements   XML elements (or JSON values) in one imported plan document
  * @param maxAttributes attributes on one XML element (or members of one JSON object)
+ * @param maxChunks     chunks in the buffers of all ranks of a plan, aliases resolved
+ * @param maxPages      memory pages a placement of the plan may map, at the collective's size
+ * @param maxEvaluations DSL evaluation steps in all: loop iterations, statements and expressions
  */
 public record Limits(long maxInputBytes, int maxNesting, int maxRanks, int maxThreadblocksPerRank,
-                     long maxSteps, long maxLoopIterations, long maxElements, int maxAttributes) {
-    public static final Limits DEFAULT = new Limits(256L << 20, 256, 4096, 65_536, 20_000_000L, 100_000_000L,
-            50_000_000L, 64);
+                     long maxSteps, long maxLoopIterations, long maxElements, int maxAttributes,
+                     long maxChunks, long maxPages, long maxEvaluations) {
+    /**
+     * Each default is reachable within a few seconds on two cores: an input at any of them is
+     * read, checked or refused in that time (docs/errors.md has the measurements).
+     */
+    public static final Limits DEFAULT = new Limits(64L << 20, 256, 4096, 65_536, 250_000L, 10_000_000L,
+            4_000_000L, 64, 1L << 22, 1L << 19, 50_000_000L);
 
     /** The names {@link #with} accepts, for messages and help. */
-    public static final String NAMES = "input-bytes, nesting, ranks, threadblocks, steps, loop-iterations, elements, attributes";
+    public static final String NAMES = "input-bytes, nesting, ranks, threadblocks, steps, loop-iterations, elements, attributes,"
+            + " chunks, pages, evaluations";
 
     public Limits with(String name, long value) {
         int v = (int) Math.min(value, Integer.MAX_VALUE);
-        return switch (name) {
-            case "input-bytes" -> new Limits(value, maxNesting, maxRanks, maxThreadblocksPerRank, maxSteps, maxLoopIterations, maxElements, maxAttributes);
-            case "nesting" -> new Limits(maxInputBytes, v, maxRanks, maxThreadblocksPerRank, maxSteps, maxLoopIterations, maxElements, maxAttributes);
-            case "ranks" -> new Limits(maxInputBytes, maxNesting, v, maxThreadblocksPerRank, maxSteps, maxLoopIterations, maxElements, maxAttributes);
-            case "threadblocks" -> new Limits(maxInputBytes, maxNesting, maxRanks, v, maxSteps, maxLoopIterations, maxElements, maxAttributes);
-            case "steps" -> new Limits(maxInputBytes, maxNesting, maxRanks, maxThreadblocksPerRank, value, maxLoopIterations, maxElements, maxAttributes);
-            case "loop-iterations" -> new Limits(maxInputBytes, maxNesting, maxRanks, maxThreadblocksPerRank, maxSteps, value, maxElements, maxAttributes);
-            case "elements" -> new Limits(maxInputBytes, maxNesting, maxRanks, maxThreadblocksPerRank, maxSteps, maxLoopIterations, value, maxAttributes);
-            case "attributes" -> new Limits(maxInputBytes, maxNesting, maxRanks, maxThreadblocksPerRank, maxSteps, maxLoopIterations, maxElements, v);
+        long[] l = {maxInputBytes, maxNesting, maxRanks, maxThreadblocksPerRank, maxSteps, maxLoopIterations, maxElements,
+                maxAttributes, maxChunks, maxPages, maxEvaluations};
+        int i = switch (name) {
+            case "input-bytes" -> 0;
+            case "nesting" -> 1;
+            case "ranks" -> 2;
+            case "threadblocks" -> 3;
+            case "steps" -> 4;
+            case "loop-iterations" -> 5;
+            case "elements" -> 6;
+            case "attributes" -> 7;
+            case "chunks" -> 8;
+            case "pages" -> 9;
+            case "evaluations" -> 10;
             default -> throw new IllegalArgumentException("unknown limit '" + name + "' (known: " + NAMES + ")");
         };
+        // Counts that size arrays or number ids (steps, chunks, pages ...) are ints: a larger limit could not be honoured.
+        l[i] = i == 0 || i == 5 || i == 6 || i == 10 ? value : v;
+        return new Limits(l[0], (int) l[1], (int) l[2], (int) l[3], l[4], l[5], l[6], (int) l[7], l[8], l[9], l[10]);
     }
 }

@@ -26,6 +26,7 @@ import org.apache.commons.cli.ParseException;
 public final class Cli {
     public static final int OK = 0;
     public static final int USAGE = 2;
+    public static final int INPUT = 3;
     public static final int INTERNAL = 70;
 
     private final Io io;
@@ -40,6 +41,17 @@ public final class Cli {
     }
 
     public int run(String... args) {
+        int code = report(args);
+        // A PrintStream swallows write errors: a full disk or a closed pipe would pass for success.
+        if (io.out().checkError()) {
+            String why = io.outFailure().get();
+            io.err().println("nunac: error: cannot write to standard output" + (why == null ? "" : ": " + why));
+            if (code == OK) code = INPUT;
+        }
+        return code;
+    }
+
+    private int report(String... args) {
         boolean verbose = Arrays.asList(args).contains("--verbose");
         try {
             return dispatch(args);

@@ -44,7 +44,9 @@ final class CommonOptions {
             if (eq <= 0) throw new UsageException(null, "--limit expects NAME=VALUE, got '" + s + "'");
             long v;
             try {
-                v = Long.parseLong(s.substring(eq + 1).trim());
+                String digits = s.substring(eq + 1).trim();
+                if (!dev.nunac.diag.Text.isAsciiInteger(digits)) throw new NumberFormatException();
+                v = Long.parseLong(digits);
             } catch (NumberFormatException e) {
                 throw new UsageException(null, "--limit " + s + ": not an integer");
             }
@@ -110,6 +112,7 @@ final class CommonOptions {
             if (n.equals("off")) nar = dev.nunac.passes.place.PlacementOptions.NAR_OFF;
             else if (!n.equals("auto") && !n.equals("default")) {
                 try {
+                    if (!dev.nunac.diag.Text.isAsciiInteger(n)) throw new NumberFormatException();
                     nar = Integer.parseInt(n);
                 } catch (NumberFormatException e) {
                     throw new UsageException(null, "--nar expects a granularity, 'auto' or 'off', got '" + n + "'");
@@ -124,7 +127,7 @@ final class CommonOptions {
         if (!layout.equals("natural") && !layout.equals("packed")) {
             throw new UsageException(null, "--layout expects natural or packed, got '" + layout + "'");
         }
-        return new dev.nunac.passes.place.PlacementOptions(policies, nar, size, layout.equals("packed"));
+        return new dev.nunac.passes.place.PlacementOptions(policies, nar, size, layout.equals("packed"), limits(cl).maxPages());
     }
 
     /** A policy list: {@code auto} (or nothing) for all of them, else policy ids separated by commas. */

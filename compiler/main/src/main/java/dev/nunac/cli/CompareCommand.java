@@ -71,7 +71,8 @@ final class CompareCommand implements Command {
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
-        CompileResult compiled = Driver.compile(plan, topo, PlacementOptions.auto(base.nar(), sizes.get(0)), false, null, null);
+        CompileResult compiled = Driver.compile(plan, topo, PlacementOptions.auto(base.nar(), sizes.get(0)).withMaxPages(base.maxPages()),
+                false, null, null);
         List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), true);
         List<String> rows = new ArrayList<>(List.of(PolicyComparison.AUTO));
         for (Policy p : policies) rows.add(p.id());
@@ -96,7 +97,7 @@ final class CompareCommand implements Command {
                 for (CompileResult r : both) util.add(portUtilisation(Driver.simulate(r, SimConfig.defaults())));
                 out.add("floorplans.svg", Floorplan.sideBySide(both, util));
             }
-            List<Path> written = out.writeTo(Path.of(cl.getOptionValue("o", "out")));
+            List<Path> written = out.writeTo(CommonOptions.path(cl.getOptionValue("o", "out"), "-o"));
             io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
         }
         return 0;

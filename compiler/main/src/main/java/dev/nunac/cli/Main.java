@@ -5,6 +5,6 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.exit(new Cli(new Io(System.out, System.err)).run(args));
+        System.exit(new Cli(Io.system()).run(args));
     }
 }

@@ -63,7 +63,8 @@ final class RunCommand implements Command {
         int repeat = 0;
         if (cl.hasOption("repeat")) {
             try {
-                repeat = Integer.parseInt(cl.getOptionValue("repeat"));
+                String n = cl.getOptionValue("repeat");
+                repeat = dev.nunac.diag.Text.isAsciiInteger(n) ? Integer.parseInt(n) : -1;
             } catch (NumberFormatException e) {
                 repeat = -1;
             }

@@ -59,13 +59,14 @@ final class SimulateCommand implements Command {
         Plan plan = in.plan();
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
         SimResult s = Driver.simulate(r, cfg);
-        io.out().print(SimulationText.summary(r, s, 10));
         String dir = cl.getOptionValue("csv");
+        // The files first: a folder that cannot take them fails the run before any of it is printed.
         if (dir != null) {
             new OutputFiles().add("store-latency.csv", s.histogram().csv(SimulationText.BIN_NS))
                     .add("utilisation.csv", SimulationText.utilisationCsv(s))
                     .add("threadblocks.csv", SimulationText.threadblocksCsv(s)).writeTo(CommonOptions.path(dir, "--csv"));
         }
+        io.out().print(SimulationText.summary(r, s, 10));
         return 0;
     }
 }

@@ -4,6 +4,7 @@ import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
+import dev.nunac.passes.search.PlacementSearch;
 import dev.nunac.passes.search.SearchResult;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -32,6 +33,8 @@ public final class PolicyComparison {
 
     /** Rows: {@code auto} when {@code withAuto}, then the policies in order. */
     public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean withAuto) {
+        // Every size is checked before the first is searched: a sweep is not run to fail at its last size.
+        for (long size : sizes) PlacementSearch.checkPages(compiled.input().withSize(size), compiled.options());
         List<Cell> out = new ArrayList<>();
         for (long size : sizes) {
             if (withAuto) out.add(cell(AUTO, size, search(compiled, Policy.all(), nar, size)));
@@ -41,7 +44,7 @@ public final class PolicyComparison {
     }
 
     public static SearchResult search(CompileResult compiled, Set<Policy> policies, int nar, long size) {
-        return Driver.searchAgain(compiled, new PlacementOptions(policies, nar, size));
+        return Driver.searchAgain(compiled, new PlacementOptions(policies, nar, size).withMaxPages(compiled.options().maxPages()));
     }
 
     static Cell cell(String row, long size, SearchResult s) {

@@ -3,6 +3,7 @@ package dev.nunac.driver;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Utf8Check;
 import dev.nunac.frontend.SourceText;
 import dev.nunac.frontend.dsl.DslFrontEnd;
 import dev.nunac.frontend.mscclpp.MscclppJsonImporter;
@@ -11,8 +12,6 @@ import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -33,6 +32,12 @@ public final class PlanLoader {
         String name = path.toString();
         String ext = extension(name);
         if (Files.isDirectory(path)) throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "is a directory, not a plan file");
+        if (!defines.isEmpty() && (ext.equals("xml") || ext.equals("json"))) {
+            // Silently ignoring -D would run another plan than the one asked for.
+            throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "-D " + String.join(", -D ", defines.keySet())
+                    + ": only .msccl plans have parameters; " + name + " is " + (ext.equals("xml") ? "an MSCCL-IR" : "an MSCCL++")
+                    + " plan");
+        }
         // Every front end verifies the IR it builds, so nothing is verified twice here.
         return switch (ext) {
             case "msccl" -> DslFrontEnd.parse(new SourceText(name, readText(path, limits)), defines, limits);
@@ -43,7 +48,11 @@ public final class PlanLoader {
                     throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot read: " + e.getMessage());
                 }
             }
-            case "json" -> MscclppJsonImporter.read(name, readBytes(path, limits), limits);
+            case "json" -> {
+                byte[] bytes = readBytes(path, limits);
+                Utf8Check.verify(name, bytes); // Jackson would name the byte after a bad one
+                yield MscclppJsonImporter.read(name, bytes, limits);
+            }
             default -> throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), ext.isEmpty()
                     ? "the file name has no extension to tell its format (expected .msccl, .xml or .json)"
                     : "unsupported plan format '." + ext + "' (expected .msccl, .xml or .json)");
@@ -56,9 +65,15 @@ public final class PlanLoader {
         return dot > slash ? name.substring(dot + 1).toLowerCase(Locale.ROOT) : "";
     }
 
-    /** Reads a whole file as strict UTF-8 within the input-size limit; errors are INPUT errors. */
+    /**
+     * Reads a whole file as strict UTF-8 within the input-size limit, without the byte-order mark
+     * an editor may have put first; errors are INPUT errors at the bad byte.
+     */
     public static String readText(Path path, Limits limits) {
-        return decode(path, readBytes(path, limits));
+        byte[] bytes = readBytes(path, limits);
+        Utf8Check.verify(path.toString(), bytes);
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        return text.startsWith("\uFEFF") ? text.substring(1) : text;
     }
 
     public static byte[] readBytes(Path path, Limits limits) {
@@ -69,7 +84,11 @@ public final class PlanLoader {
         }
     }
 
-    /** Opens a file for streaming once its size is known to be within the input-size limit. */
+    /**
+     * Opens a file for streaming within the input-size limit. A regular file's size is checked
+     * first; the bytes read are counted too, since a device or FIFO (or a link to one) reports
+     * no size that bounds what reading it yields.
+     */
     public static InputStream open(Path path, Limits limits) {
         String name = path.toString();
         try {
@@ -79,7 +98,7 @@ public final class PlanLoader {
                 throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "file is " + size + " bytes; the limit is "
                         + limits.maxInputBytes() + " (raise it with --limit input-bytes=N)");
             }
-            return new java.io.BufferedInputStream(Files.newInputStream(path), 1 << 16);
+            return new CountedInput(name, new java.io.BufferedInputStream(stream(path), 1 << 16), limits.maxInputBytes());
         } catch (NoSuchFileException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "no such file");
         } catch (AccessDeniedException e) {
@@ -89,14 +108,12 @@ public final class PlanLoader {
         }
     }
 
-    static String decode(Path path, byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new CompileException(ErrorKind.INPUT, SourcePos.of(path.toString()), "not valid UTF-8 text");
-        }
+    /**
+     * A file's stream; a FIFO or device gets a plain FileInputStream, whose {@code available}
+     * works on them (the channel-based stream of Files.newInputStream seeks, which they refuse).
+     */
+    static InputStream stream(Path path) throws IOException {
+        if (Files.isRegularFile(path)) return Files.newInputStream(path);
+        return new java.io.FileInputStream(path.toFile());
     }
 }

@@ -7,19 +7,26 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Writes a set of output files all-or-nothing: every file goes to a temporary file in the
- * target folder first, and only when all are written are they renamed into place. A failure
- * while writing leaves the previous outputs untouched and no temporary files behind; what could
- * make a rename in the same folder fail (a folder in the target's place) is refused before
- * anything is written.
+ * Writes a set of output files all-or-nothing: every file goes to a temporary file beside its
+ * target first, and only when all are written are they renamed into place. A failure while
+ * writing leaves the previous outputs untouched and no temporary files behind. What a rename
+ * would destroy or could not replace is refused before anything is written: a folder, device,
+ * FIFO or socket at an output's path (a symbolic link to a regular file is followed: the file
+ * it names is replaced, the link stays). Temporary files of ours that a killed run left behind
+ * are removed ({@link TempFiles#removeStale}).
  */
 public final class OutputFiles {
     private final Map<String, String> files = new LinkedHashMap<>();
@@ -36,25 +43,24 @@ public final class OutputFiles {
     /** Writes into {@code dir}, creating it if its parent exists. Returns the paths written. */
     public List<Path> writeTo(Path dir) {
         prepare(dir);
-        for (String name : files.keySet()) {
-            if (Files.isDirectory(dir.resolve(name))) {
-                throw new CompileException(ErrorKind.INPUT, SourcePos.of(dir.resolve(name).toString()),
-                        "cannot write output: a folder of that name is in the way");
-            }
-        }
+        Map<String, Path> targets = new LinkedHashMap<>();
+        for (String name : files.keySet()) targets.put(name, target(dir.resolve(name)));
+        Set<String> ours = new TreeSet<>(files.keySet());
+        for (Output o : Output.values()) ours.add(o.file);
+        TempFiles.removeStale(dir, ours, Instant.now());
         List<Path> temps = new ArrayList<>();
         List<Path> written = new ArrayList<>();
         try {
             for (Map.Entry<String, String> f : files.entrySet()) {
-                Path tmp = Files.createTempFile(dir, "." + f.getKey() + ".", ".tmp");
+                Path target = targets.get(f.getKey());
+                Path tmp = TempFiles.create(target.toAbsolutePath().getParent(), target.getFileName().toString());
                 temps.add(tmp);
                 Files.writeString(tmp, f.getValue(), StandardCharsets.UTF_8);
             }
             int i = 0;
-            for (String name : files.keySet()) {
-                Path target = dir.resolve(name);
-                move(temps.get(i++), target);
-                written.add(target);
+            for (Map.Entry<String, Path> t : targets.entrySet()) {
+                move(temps.get(i++), t.getValue());
+                written.add(dir.resolve(t.getKey()));
             }
             return written;
         } catch (IOException e) {
@@ -64,10 +70,39 @@ public final class OutputFiles {
                 try {
                     Files.deleteIfExists(t);
                 } catch (IOException ignored) {
-                    // best effort: the temporary file is hidden and named after its target
+                    // best effort: the temporary file is hidden, named after its target, and removed by a later run
                 }
             }
         }
+    }
+
+    /**
+     * The path to rename onto for an output at {@code p}: {@code p} itself when nothing or a
+     * regular file is there, the file a symbolic link names when it names a regular file; an
+     * error for anything else, which a rename would replace.
+     */
+    private static Path target(Path p) {
+        BasicFileAttributes here;
+        try {
+            here = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return p; // nothing there (or nothing we can see): the rename will tell
+        }
+        if (here.isRegularFile()) return p;
+        if (here.isDirectory()) throw refused(p, "a folder of that name is in the way");
+        if (!here.isSymbolicLink()) throw refused(p, "it is not a regular file (a device, FIFO or socket), which nunac never replaces");
+        try {
+            Path real = p.toRealPath();
+            if (Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) return real;
+            throw refused(p, "it is a symbolic link to " + (Files.isDirectory(real) ? "a folder" : "something other than a regular file")
+                    + ", which nunac never replaces");
+        } catch (IOException e) {
+            throw refused(p, "it is a symbolic link to nothing, which nunac never replaces");
+        }
+    }
+
+    private static CompileException refused(Path p, String why) {
+        return new CompileException(ErrorKind.INPUT, SourcePos.of(p.toString()), "cannot write output: " + why);
     }
 
     private static void move(Path from, Path to) throws IOException {

@@ -2,6 +2,7 @@ package dev.nunac.hardening;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nunac.testing.CliRun;
 import dev.nunac.testing.TestPaths;
@@ -11,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,7 +79,7 @@ class DocumentedErrorsTest {
         Path f = TestPaths.moduleDir().resolve("src/test/resources/golden/bad/huge-loop.msccl");
         CliRun r = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> run("check", f.toString()));
         expect(1, f + ":3:3: error: loop over 0 .. 1000000000000 would run 1000000000000 iterations; the plan may run at most"
-                + " 100000000 loop iterations in all (raise it with --limit loop-iterations=N)", r);
+                + " 10000000 loop iterations in all (raise it with --limit loop-iterations=N)", r);
     }
 
     @Test
@@ -88,7 +91,7 @@ class DocumentedErrorsTest {
     @Test
     void invalidUtf8InDsl(@TempDir Path d) throws Exception {
         Path f = write(d, "bad.msccl", new byte[] {'p', 'a', 'r', 'a', 'm', (byte) 0xC0, (byte) 0xAF});
-        expect(3, f + ": error: not valid UTF-8 text", run("check", f.toString()));
+        expect(3, f + ":1:6: error: not valid UTF-8 text: byte 0xC0", run("check", f.toString()));
     }
 
     @Test
@@ -139,5 +142,42 @@ class DocumentedErrorsTest {
         CliRun r = run(plan, "-D", "ranks=2", "--topo", f.toString(), "-o", d.resolve("out").toString());
         assertEquals(0, r.exit(), r.err());
         assertEquals(0, run("simulate", plan, "-D", "ranks=2", "--topo", f.toString(), "--csv", d.resolve("csv").toString()).exit());
+    }
+
+    @Test
+    void planThatIsALinkToAnEndlessDeviceStopsAtTheInputLimit(@TempDir Path d) throws Exception {
+        Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")), "no /dev/zero here");
+        for (String name : List.of("zero.msccl", "zero.json", "zero.xml")) {
+            Path f = Files.createSymbolicLink(d.resolve(name), Path.of("/dev/zero"));
+            CliRun r = run("check", f.toString(), "--limit", "input-bytes=4096");
+            assertEquals(3, r.exit(), r.err());
+            // XML stops at the first NUL, before the limit; the others read up to it.
+            assertTrue(r.err().equals(f + ": error: file is more than 4096 bytes; the limit is 4096 (raise it with --limit input-bytes=N)\n")
+                    || name.endsWith(".xml") && r.err().startsWith(f + ":1:1: error: not well-formed XML"), r.err());
+        }
+        Path topo = Files.createSymbolicLink(d.resolve("t.json"), Path.of("/dev/zero"));
+        expect(3, topo + ": error: topology spec is more than 4194304 bytes; the limit is 4194304", run("topo", "validate", topo.toString()));
+        String plan = TestPaths.examples().resolve("allgather-direct.msccl").toString();
+        expect(3, topo + ": error: topology spec is more than 4194304 bytes; the limit is 4194304",
+                run(plan, "--topo", "nuna-4die", "--topo-override", topo.toString(), "-o", d.resolve("out").toString()));
+    }
+
+    @Test
+    void planReadFromAnEndlessFifoStopsAtTheInputLimit(@TempDir Path d) throws Exception {
+        Path fifo = d.resolve("p.json");
+        Assumptions.assumeTrue(OutputFilesTest.make("mkfifo", fifo.toString()), "mkfifo is not available");
+        Thread writer = new Thread(() -> {
+            try (java.io.OutputStream out = new java.io.FileOutputStream(fifo.toFile())) {
+                byte[] chunk = "[".repeat(4096).getBytes(StandardCharsets.UTF_8);
+                while (true) out.write(chunk);
+            } catch (java.io.IOException e) {
+                // the reader stopped: the pipe is broken
+            }
+        });
+        writer.setDaemon(true);
+        writer.start();
+        expect(3, fifo + ": error: file is more than 100000 bytes; the limit is 100000 (raise it with --limit input-bytes=N)",
+                run("check", fifo.toString(), "--limit", "input-bytes=100000"));
+        writer.join(10_000);
     }
 }

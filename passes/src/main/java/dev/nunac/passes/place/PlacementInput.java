@@ -1,5 +1,7 @@
 package dev.nunac.passes.place;
 
+import dev.nunac.ir.Buffer;
+import dev.nunac.ir.BufferKind;
 import dev.nunac.ir.ChunkSpace;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.access.Accesses;
@@ -26,6 +28,32 @@ public record PlacementInput(Plan plan, Accesses accesses, Topology topology, lo
             if (s.buffer().equals("input") || s.buffer().equals("output")) max = Math.max(max, s.chunks());
         }
         return Math.max(1, sizeBytes / max);
+    }
+
+    /**
+     * The pages the plan's buffers span at this size: the collective's input and output laid
+     * out naturally, scratch chunks each on pages of their own, as the placements lay them out
+     * (packing sub-page chunks maps no more than one page per chunk). What a placement, and every
+     * candidate of the search, allocates per rank and buffer.
+     */
+    public long pages() {
+        long cb = chunkBytes();
+        long page = Math.max(1, topology.budgets().pageSize());
+        long perChunk = (cb + page - 1) / page;
+        long total = 0;
+        for (ChunkSpace.Storage s : accesses.space().storages()) {
+            long n = Buffer.kindOf(s.buffer()) == BufferKind.SCRATCH ? ceilMulDiv(s.chunks(), perChunk, 1)
+                    : ceilMulDiv(s.chunks(), cb, page);
+            total = n > Long.MAX_VALUE - total ? Long.MAX_VALUE : total + n;
+        }
+        return total;
+    }
+
+    /** a * b / d rounded up, for a, b >= 0 and d > 0; Long.MAX_VALUE when the product overflows. */
+    private static long ceilMulDiv(long a, long b, long d) {
+        if (a == 0 || b == 0) return 0;
+        if (a > Long.MAX_VALUE / b) return Long.MAX_VALUE;
+        return (a * b - 1) / d + 1;
     }
 
     public PlacementInput withSize(long bytes) {

@@ -17,16 +17,23 @@ import java.util.Set;
  * assumption, for a library that stages the data in buffers it lays out itself; by default the
  * caller's input and output keep their layout and only scratch buffers are nunac's to lay out.
  */
-public record PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, boolean repack) {
+public record PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, boolean repack, long maxPages) {
     public static final Key<PlacementOptions> KEY = Key.of("placement-options", PlacementOptions.class);
     public static final int NAR_AUTO = 0;
     public static final int NAR_DEFAULT = NAR_AUTO;
     public static final int NAR_OFF = -1;
     public static final long DEFAULT_SIZE = 1L << 20;
 
+    /** No bound on the pages a placement maps: the API's default; the command line passes --limit pages. */
+    public static final long UNBOUNDED = Long.MAX_VALUE;
+
     public PlacementOptions {
         if (policies.isEmpty()) throw new IllegalArgumentException("no policy to choose from");
         policies = Collections.unmodifiableSet(EnumSet.copyOf(policies));
+    }
+
+    public PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, boolean repack) {
+        this(policies, nar, sizeBytes, repack, UNBOUNDED);
     }
 
     public PlacementOptions(Set<Policy> policies, int nar, long sizeBytes) {
@@ -53,14 +60,19 @@ public record PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, bo
     }
 
     public PlacementOptions withSize(long bytes) {
-        return new PlacementOptions(policies, nar, bytes, repack);
+        return new PlacementOptions(policies, nar, bytes, repack, maxPages);
     }
 
     public PlacementOptions withPolicies(Set<Policy> ps) {
-        return new PlacementOptions(ps, nar, sizeBytes, repack);
+        return new PlacementOptions(ps, nar, sizeBytes, repack, maxPages);
     }
 
     public PlacementOptions withRepack(boolean r) {
-        return new PlacementOptions(policies, nar, sizeBytes, r);
+        return new PlacementOptions(policies, nar, sizeBytes, r, maxPages);
+    }
+
+    /** The most pages a placement may map ({@code --limit pages}); the search refuses a larger plan and size. */
+    public PlacementOptions withMaxPages(long pages) {
+        return new PlacementOptions(policies, nar, sizeBytes, repack, pages);
     }
 }

@@ -116,6 +116,7 @@ public final class PlacementSearch extends BasePass {
     public static SearchResult search(PlacementInput given, LogicalGroups paperGroups, PlacementOptions opt, Settings settings) {
         PlacementInput in = given.withSize(opt.sizeBytes()).withRepack(opt.repack());
         Topology topo = in.topology();
+        checkPages(in, opt);
         LogicalGroups[] groupsOf = {paperGroups, null};
         // UA comes first in every space; its placement says how many pages every candidate maps
         Placement first = place(in, groupsOf, space(topo, opt).get(0));
@@ -267,6 +268,16 @@ public final class PlacementSearch extends BasePass {
             }
         }
         return out;
+    }
+
+    /** Every candidate maps each page of every buffer: refuse a size whose pages no placement could map in seconds. */
+    public static void checkPages(PlacementInput in, PlacementOptions opt) {
+        long pages = in.pages();
+        if (pages <= opt.maxPages()) return;
+        throw new CompileException(ErrorKind.PLAN, in.plan().pos(), "at " + in.sizeBytes() + " bytes the plan's buffers span "
+                + (pages == Long.MAX_VALUE ? "more than 2^63" : pages) + " pages of " + in.topology().budgets().pageSize()
+                + " bytes; a placement may map at most " + opt.maxPages() + " (choose a smaller --size, or raise the limit with"
+                + " --limit pages=N)");
     }
 
     private static Policy twin(Policy p) {

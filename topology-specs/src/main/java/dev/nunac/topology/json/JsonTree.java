@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Utf8Check;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -48,12 +49,10 @@ public final class JsonTree {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file),
                     "topology spec is " + bytes.length + " bytes; the limit is " + MAX_BYTES);
         }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "not valid UTF-8 text");
-        }
+        Utf8Check.verify(file, bytes);
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        // A byte-order mark is accepted, as in plans: the parser would take it for a stray character.
+        if (text.startsWith("\uFEFF")) text = text.substring(1);
         try (JsonParser p = FACTORY.createParser(text)) {
             try {
                 return document(file, p);
@@ -63,7 +62,7 @@ public final class JsonTree {
             } catch (JsonProcessingException e) {
                 // Limit violations carry no location of their own; the parser knows where it is.
                 JsonLocation loc = e.getLocation() != null ? e.getLocation() : p.currentLocation();
-                throw new CompileException(ErrorKind.INPUT, pos(file, loc), "malformed JSON: " + firstLine(e.getOriginalMessage()));
+                throw new CompileException(ErrorKind.INPUT, pos(file, loc), "malformed JSON: " + JsonErrors.describe(e.getOriginalMessage()));
             }
         } catch (IOException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + e.getMessage());
@@ -77,12 +76,7 @@ public final class JsonTree {
         if (m.contains("String value length")) return "a JSON string longer than " + MAX_STRING + " characters";
         if (m.contains("Number value length")) return "a JSON number longer than " + MAX_NUMBER + " characters";
         if (m.contains("Name length")) return "a JSON member name longer than 256 characters";
-        return "malformed JSON: " + firstLine(m);
-    }
-
-    private static String firstLine(String msg) {
-        int nl = msg.indexOf('\n');
-        return nl >= 0 ? msg.substring(0, nl) : msg;
+        return "malformed JSON: " + JsonErrors.describe(m);
     }
 
     private static JNode document(String file, JsonParser p) throws IOException {

@@ -9,6 +9,7 @@ import dev.nunac.ir.Buffer;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
 import dev.nunac.ir.PlanFormat;
+import dev.nunac.ir.PlanLimits;
 import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Threadblock;
 import dev.nunac.parse.NunaLexer;
@@ -57,7 +58,7 @@ public final class DslFrontEnd {
 
     public static Plan parse(SourceText src, Map<String, String> defines, Limits limits) {
         Diagnostics diags = new Diagnostics();
-        NunaLexer lexer = new NunaLexer(CharStreams.fromString(src.text(), src.name()));
+        NunaLexer lexer = new BoundedLexer(new AsciiView(CharStreams.fromString(src.text(), src.name())), src.name(), limits);
         lexer.removeErrorListeners();
         SyntaxErrors listener = new SyntaxErrors(src.name(), diags);
         lexer.addErrorListener(listener);
@@ -113,12 +114,16 @@ public final class DslFrontEnd {
         for (Map.Entry<String, Long> p : r.params().entrySet()) attrs.put("param." + p.getKey(), String.valueOf(p.getValue()));
         Plan shape = new Plan(r.name(), r.collective(), r.ranks(), r.chunkFactor(), r.inplace(), r.protocol(), 1,
                 List.of(), PlanFormat.DSL, attrs, r.pos());
-        List<List<Threadblock>> tbs = ThreadblockAssignment.assign(shape, r.buffers(), r.ops(), diags, limits.maxThreadblocksPerRank());
-        diags.throwIfErrors(ErrorKind.PLAN);
         List<Buffer> buffers = new ArrayList<>();
         for (Map.Entry<String, Integer> b : r.buffers().entrySet()) {
             buffers.add(new Buffer(b.getKey(), Buffer.kindOf(b.getKey()), b.getValue()));
         }
+        List<RankPlan> bare = new ArrayList<>(r.ranks());
+        for (int i = 0; i < r.ranks(); i++) bare.add(new RankPlan(i, buffers, List.of()));
+        // Replication multiplies every buffer, so the chunk count scales with the instances.
+        PlanLimits.checkChunks(shape.withRankPlans(bare), r.instances(), limits);
+        List<List<Threadblock>> tbs = ThreadblockAssignment.assign(shape, r.buffers(), r.ops(), diags, limits.maxThreadblocksPerRank());
+        diags.throwIfErrors(ErrorKind.PLAN);
         List<RankPlan> rps = new ArrayList<>(r.ranks());
         for (int i = 0; i < r.ranks(); i++) rps.add(new RankPlan(i, buffers, tbs.get(i)));
         Plan plan = shape.withRankPlans(rps);

@@ -2,6 +2,7 @@ package dev.nunac.frontend.dsl;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Text;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.Collective;
@@ -34,7 +35,11 @@ final class ProgramInterpreter {
     private final Diagnostics diags;
     private final Limits limits;
     private final Set<SourcePos> reportedAt = new HashSet<>();
-    private long iterations;
+    private final Budget budget;
+    /** Errors raised while evaluating, including those not reported again at a known position. */
+    private long evalErrors;
+    private long steps;
+    private int instances = 1;
 
     // header, set by evalHeader
     private Collective collective;
@@ -49,6 +54,7 @@ final class ProgramInterpreter {
         this.file = file;
         this.diags = diags;
         this.limits = limits;
+        this.budget = new Budget(file, limits);
     }
 
     Result run(FileContext tree, Map<String, String> overrides, SourcePos cliPos) {
@@ -58,7 +64,7 @@ final class ProgramInterpreter {
         for (ParamDeclContext p : tree.paramDecl()) {
             String name = p.name.getText();
             if (!declared.add(name)) {
-                diags.error(pos(p.name), "parameter '" + name + "' is declared twice");
+                diags.error(pos(p.name), "parameter '" + Text.shown(name) + "' is declared twice");
                 continue;
             }
             Object v;
@@ -79,22 +85,22 @@ final class ProgramInterpreter {
         }
         for (String k : overrides.keySet()) {
             if (!declared.contains(k)) {
-                diags.error(cliPos, "-D " + k + ": the plan has no parameter '" + k + "'"
-                        + (declared.isEmpty() ? " (it declares none)" : " (it declares: " + String.join(", ", sorted(declared)) + ")"));
+                diags.error(cliPos, "-D " + Text.shown(k) + ": the plan has no parameter '" + Text.shown(k) + "'"
+                        + (declared.isEmpty() ? " (it declares none)" : " (it declares: " + some(sorted(declared)) + ")"));
             }
         }
         if (diags.hasErrors()) return null;
         ProgramContext prog = tree.program();
         String name = unquote(prog.name.getText());
+        if (!Text.checkPrintable(name, "the plan name", pos(prog.name), diags)) return null;
         Protocol protocol = Protocol.SIMPLE;
-        int instances = 1;
         try {
             evalHeader(prog, globals);
             for (ProgramOptionContext o : prog.programOption()) {
                 if (o instanceof ProtocolOptionContext po) {
                     String p = po.proto.getText();
                     protocol = Protocol.parse(p).orElseThrow(() -> new EvalError(pos(po.proto),
-                            "unknown protocol '" + p + "' (expected Simple, LL or LL128)", true));
+                            "unknown protocol '" + Text.shown(p) + "' (expected Simple, LL or LL128)", true));
                 } else if (o instanceof InstancesOptionContext io) {
                     long n = evalLong(io.expr(), globals);
                     if (n < 1 || n > 1024) throw new EvalError(pos(io.expr()), "instances must be in 1..1024, got " + n, true);
@@ -130,17 +136,29 @@ final class ProgramInterpreter {
         if (t.equals("true")) return Boolean.TRUE;
         if (t.equals("false")) return Boolean.FALSE;
         try {
-            return Long.parseLong(t);
+            if (Text.isAsciiInteger(t)) return Long.parseLong(t);
         } catch (NumberFormatException e) {
-            diags.error(cliPos, "-D " + name + "=" + text + ": not an integer or boolean");
-            return null;
+            // out of range: reported below
         }
+        diags.error(cliPos, "-D " + Text.shown(name) + "=" + Text.shown(text) + ": not an integer or boolean"
+                + (Text.isAsciiInteger(t) ? " (out of range)" : ""));
+        return null;
+    }
+
+    /** Names for a message: all of a few, else the first ten and how many there are. */
+    private static String some(java.util.Collection<String> names) {
+        List<String> shown = new ArrayList<>();
+        for (String n : names) {
+            if (shown.size() == 10) return String.join(", ", shown) + ", ... (" + names.size() + " in all)";
+            shown.add(Text.shown(n));
+        }
+        return String.join(", ", shown);
     }
 
     private void evalHeader(ProgramContext prog, Scope scope) {
         String kind = prog.kind.getText();
         collective = Collective.parse(kind).orElseThrow(() -> new EvalError(pos(prog.kind),
-                "unknown collective '" + kind + "' (expected allgather, allreduce, reducescatter, alltoall, broadcast, reduce or custom)", true));
+                "unknown collective '" + Text.shown(kind) + "' (expected allgather, allreduce, reducescatter, alltoall, broadcast, reduce or custom)", true));
         Long ranksV = null;
         long cf = 1;
         boolean inp = false;
@@ -150,13 +168,13 @@ final class ProgramInterpreter {
         for (ArgContext a : args) {
             String n = a.name == null ? (positional++ == 0 ? "ranks" : null) : a.name.getText();
             if (n == null) throw new EvalError(pos(a), "only the first header argument (ranks) may be positional", true);
-            ExprContext e = exprOf(a, "header argument '" + n + "'");
+            ExprContext e = exprOf(a, "header argument '" + Text.shown(n) + "'");
             switch (n) {
                 case "ranks" -> ranksV = evalLong(e, scope);
                 case "chunk_factor" -> cf = evalLong(e, scope);
                 case "inplace" -> inp = evalBool(e, scope);
                 case "root" -> rootV = evalLong(e, scope);
-                default -> throw new EvalError(pos(a), "unknown header argument '" + n
+                default -> throw new EvalError(pos(a), "unknown header argument '" + Text.shown(n)
                         + "' (expected ranks, chunk_factor, inplace, root)", true);
             }
         }
@@ -200,16 +218,17 @@ final class ProgramInterpreter {
     }
 
     private void exec(StatementContext s, Scope scope) {
+        budget.tick();
         if (s instanceof BufferStmtContext b) {
             String n = b.name.getText();
             long size = evalLong(b.size, scope);
             if (size < 0 || size > 100_000_000L) throw new EvalError(pos(b.size), "buffer size must be in 0..100000000, got " + size, false);
             boolean collectiveBuffer = n.equals(Buffer.INPUT) || n.equals(Buffer.OUTPUT);
             if (collectiveBuffer && collective != Collective.CUSTOM) {
-                throw new EvalError(pos(b.name), "buffer '" + n + "' is sized by the collective (" + buffers.get(n)
+                throw new EvalError(pos(b.name), "buffer '" + Text.shown(n) + "' is sized by the collective (" + buffers.get(n)
                         + " chunks); only custom collectives declare it", false);
             }
-            if (buffers.containsKey(n)) throw new EvalError(pos(b.name), "buffer '" + n + "' is declared twice", false);
+            if (buffers.containsKey(n)) throw new EvalError(pos(b.name), "buffer '" + Text.shown(n) + "' is declared twice", false);
             buffers.put(n, (int) size);
         } else if (s instanceof ForStmtContext f) {
             execFor(f, scope);
@@ -219,12 +238,12 @@ final class ProgramInterpreter {
             else if (i.otherwise != null) execBlock(i.otherwise, new Scope(scope));
         } else if (s instanceof LetStmtContext l) {
             String n = l.name.getText();
-            if (scope.definedHere(n)) throw new EvalError(pos(l.name), "'" + n + "' is already defined in this block", false);
+            if (scope.definedHere(n)) throw new EvalError(pos(l.name), "'" + Text.shown(n) + "' is already defined in this block", false);
             scope.define(n, eval(l.expr(), scope));
         } else if (s instanceof RequireStmtContext r) {
             if (!evalBool(r.cond, scope)) {
                 String msg = r.message == null ? r.cond.getText() : unquote(r.message.getText());
-                throw new EvalError(pos(r), "requirement failed: " + msg, true);
+                throw new EvalError(pos(r), "requirement failed: " + (msg.length() > 200 ? Text.shown(msg) : Text.escape(msg)), true);
             }
         } else if (s instanceof ChunkOpStmtContext c) {
             execChunkOp(c, scope);
@@ -241,27 +260,31 @@ final class ProgramInterpreter {
         long to = evalLongFatal(f.to, scope);
         long by = f.by == null ? 1 : evalLongFatal(f.by, scope);
         if (by == 0) throw new EvalError(pos(f.by), "loop step must not be 0", true);
-        long count;
-        if (by > 0) count = to <= from ? 0 : ceilDiv(to - from, by);
-        else count = to >= from ? 0 : ceilDiv(from - to, -by);
-        if (count > limits.maxLoopIterations() - iterations) {
-            throw new EvalError(pos(f), "loop over " + from + " .. " + to + " would run " + count
-                    + " iterations; the plan may run at most " + limits.maxLoopIterations()
-                    + " loop iterations in all (raise it with --limit loop-iterations=N)", true);
-        }
-        iterations += count;
-        long v = from;
-        for (long k = 0; k < count; k++, v += by) {
-            Scope body = new Scope(scope);
-            body.define(var, v);
-            execBlock(f.block(), body);
+        long count = count(from, to, by);
+        ForStmtContext outer = budget.enter(f, from, to, count);
+        try {
+            long v = from;
+            for (long k = 0; k < count; k++, v += by) {
+                budget.tick();
+                Scope body = new Scope(scope);
+                body.define(var, v);
+                long errorsBefore = evalErrors;
+                execBlock(f.block(), body);
+                // The next iterations would mostly repeat the error, at the cost of building it again each time.
+                if (evalErrors > errorsBefore) break;
+            }
+        } finally {
+            budget.leave(f, outer);
         }
     }
 
-    private static long ceilDiv(long a, long b) {
-        // a, b > 0; may overflow only for absurd ranges, which the limit rejects anyway.
-        long q = a / b;
-        return a % b == 0 ? q : q + 1;
+    /** Iterations of {@code from .. to by by}; Long.MAX_VALUE for a range wider than a long can hold. */
+    private static long count(long from, long to, long by) {
+        if (by > 0 ? to <= from : to >= from) return 0;
+        long span = by > 0 ? to - from : from - to;
+        if (span <= 0) return Long.MAX_VALUE; // the difference overflowed
+        long step = by > 0 ? by : (by == Long.MIN_VALUE ? Long.MAX_VALUE : -by);
+        return span / step + (span % step == 0 ? 0 : 1);
     }
 
     private record Args(Map<String, ArgContext> named, List<ArgContext> positional) {}
@@ -290,10 +313,10 @@ final class ProgramInterpreter {
                 } else {
                     String n = a.name.getText();
                     if (!allowedNames.contains(n)) {
-                        throw new EvalError(pos(a.name), "unknown argument '" + n + "' for " + op + " (expected: "
+                        throw new EvalError(pos(a.name), "unknown argument '" + Text.shown(n) + "' for " + op + " (expected: "
                                 + String.join(", ", sorted(allowedNames)) + ")", false);
                     }
-                    if (named.put(n, a) != null) throw new EvalError(pos(a.name), "argument '" + n + "' given twice", false);
+                    if (named.put(n, a) != null) throw new EvalError(pos(a.name), "argument '" + Text.shown(n) + "' given twice", false);
                 }
             }
         }
@@ -345,7 +368,7 @@ final class ProgramInterpreter {
                 emit(new DslOp(put ? DslOp.Kind.PUT : DslOp.Kind.GET, put ? self : remote, put ? remote : self,
                         self.rank(), remote.rank(), -1, -1, hint(a, "tb", scope), channel(a, scope), at));
             }
-            default -> throw new EvalError(at, "unknown chunk operation '" + op + "' (expected copy, reduce, put or get)", false);
+            default -> throw new EvalError(at, "unknown chunk operation '" + Text.shown(op) + "' (expected copy, reduce, put or get)", false);
         }
     }
 
@@ -353,7 +376,7 @@ final class ProgramInterpreter {
         String op = c.op.getText();
         SourcePos at = pos(c.op);
         if (!op.equals("signal") && !op.equals("wait")) {
-            throw new EvalError(at, "unknown operation '" + op + "' (expected signal or wait, or chunk(...).copy/reduce/put/get)", false);
+            throw new EvalError(at, "unknown operation '" + Text.shown(op) + "' (expected signal or wait, or chunk(...).copy/reduce/put/get)", false);
         }
         Args a = split(c.argList(), op, ONE_SIDED);
         if (a.positional.size() != 2) throw new EvalError(at, op + " takes two ranks: " + op + "(rank, peer)", false);
@@ -366,9 +389,13 @@ final class ProgramInterpreter {
 
     private void emit(DslOp op) {
         ops.add(op);
-        if (ops.size() > limits.maxSteps()) {
+        // Counted as the steps the operations become (a copy between ranks is a send and a
+        // receive) in every instance, so an oversized plan stops here, before it is built.
+        boolean twoSteps = (op.kind() == DslOp.Kind.COPY || op.kind() == DslOp.Kind.REDUCE) && op.src().rank() != op.dst().rank();
+        steps += (twoSteps ? 2 : 1) * (long) instances;
+        if (steps > limits.maxSteps()) {
             throw new EvalError(op.pos(), "the plan has more than " + limits.maxSteps()
-                    + " operations (raise it with --limit steps=N)", true);
+                    + " steps (raise it with --limit steps=N)", true);
         }
     }
 
@@ -401,12 +428,12 @@ final class ProgramInterpreter {
     private ChunkRef checked(int rank, String buf, long idx, long count, SourcePos at) {
         Integer size = buffers.get(buf);
         if (size == null) {
-            throw new EvalError(at, "unknown buffer '" + buf + "' (declared: " + String.join(", ", buffers.keySet()) + ")", false);
+            throw new EvalError(at, "unknown buffer '" + Text.shown(buf) + "' (declared: " + some(buffers.keySet()) + ")", false);
         }
         int cap = size;
         if (idx < 0 || idx + count > cap) {
             String range = count == 1 ? "index " + idx : "chunks " + idx + ".." + (idx + count - 1);
-            throw new EvalError(at, range + " is out of bounds for buffer '" + buf + "' of " + cap + " chunks on rank " + rank, false);
+            throw new EvalError(at, range + " is out of bounds for buffer '" + Text.shown(buf) + "' of " + cap + " chunks on rank " + rank, false);
         }
         return new ChunkRef(rank, buf, (int) idx, (int) count);
     }
@@ -442,6 +469,7 @@ final class ProgramInterpreter {
     private final java.util.IdentityHashMap<IntExprContext, Long> literals = new java.util.IdentityHashMap<>();
 
     private Object eval(ExprContext e, Scope s) {
+        budget.tick();
         if (e instanceof ParenExprContext p) return eval(p.expr(), s);
         if (e instanceof IntExprContext i) {
             Long v = literals.get(i);
@@ -450,7 +478,7 @@ final class ProgramInterpreter {
             try {
                 v = Long.parseLong(text.indexOf('_') < 0 ? text : text.replace("_", ""));
             } catch (NumberFormatException x) {
-                throw new EvalError(pos(e), "integer literal " + text + " is too large", false);
+                throw new EvalError(pos(e), "integer literal " + Text.shown(text) + " is too large", false);
             }
             literals.put(i, v);
             return v;
@@ -459,7 +487,7 @@ final class ProgramInterpreter {
         if (e instanceof NameExprContext n) {
             String name = n.getStart().getText();
             Object v = s.lookup(name);
-            if (v == null) throw new EvalError(pos(e), "undefined name '" + name + "'", false);
+            if (v == null) throw new EvalError(pos(e), "undefined name '" + Text.shown(name) + "'", false);
             return v;
         }
         if (e instanceof UnaryExprContext u) {
@@ -477,7 +505,12 @@ final class ProgramInterpreter {
             try {
                 return switch (m.op.getType()) {
                     case NunaParser.STAR -> Math.multiplyExact(a, b);
-                    case NunaParser.SLASH -> { if (b == 0) throw divZero(m); yield Math.floorDiv(a, b); }
+                    case NunaParser.SLASH -> {
+                        if (b == 0) throw divZero(m);
+                        // the one quotient that overflows, which floorDiv wraps around to -2^63
+                        if (a == Long.MIN_VALUE && b == -1) throw overflow(e);
+                        yield Math.floorDiv(a, b);
+                    }
                     default -> { if (b == 0) throw divZero(m); yield Math.floorMod(a, b); }
                 };
             } catch (ArithmeticException x) {
@@ -518,12 +551,13 @@ final class ProgramInterpreter {
     }
 
     private EvalError overflow(ExprContext e) {
-        return new EvalError(pos(e), "integer overflow in " + e.getText(), false);
+        return new EvalError(pos(e), "integer overflow in " + Text.shown(e.getText()), false);
     }
 
     // ---- positions and reporting ----
 
     private void report(EvalError e) {
+        evalErrors++;
         // Inside loops one mistake repeats per iteration: keep the first at each position.
         if (reportedAt.add(e.pos)) diags.error(e.pos, e.getMessage());
     }
@@ -536,8 +570,18 @@ final class ProgramInterpreter {
         return new SourcePos(file, t.getLine(), t.getCharPositionInLine() + 1);
     }
 
+    /** A string literal's text: the lexer admits the escapes \\" \\\\ \\n \\t, read here left to right. */
     static String unquote(String s) {
-        String body = s.substring(1, s.length() - 1);
-        return body.replace("\\\"", "\"").replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\");
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 1; i < s.length() - 1; i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length() - 1) {
+                char e = s.charAt(++i);
+                b.append(e == 'n' ? '\n' : e == 't' ? '\t' : e);
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 }

@@ -1,14 +1,21 @@
 package dev.nunac.frontend.dsl;
 
+import java.util.HashMap;
+import java.util.Map;
+
 /**
  * Lexical scope of names (params, lets, loop variables); values are Long or Boolean. Scopes hold
- * a handful of names and are made per loop iteration, so they are small arrays, not hash maps.
+ * a handful of names and are made per loop iteration, so they are small arrays; one that grows
+ * past {@link #SMALL} names (a plan with thousands of params) gets a hash map, so that defining
+ * and looking up stay constant-time instead of a scan per name.
  */
 final class Scope {
+    private static final int SMALL = 8;
     private final Scope parent;
     private String[] names = new String[2];
     private Object[] values = new Object[2];
     private int size;
+    private Map<String, Object> large;
 
     Scope(Scope parent) {
         this.parent = parent;
@@ -16,22 +23,38 @@ final class Scope {
 
     Object lookup(String name) {
         for (Scope s = this; s != null; s = s.parent) {
-            for (int i = s.size - 1; i >= 0; i--) if (s.names[i].equals(name)) return s.values[i];
+            Object v = s.own(name);
+            if (v != null) return v;
         }
         return null;
     }
 
     boolean definedHere(String name) {
-        for (int i = 0; i < size; i++) if (names[i].equals(name)) return true;
-        return false;
+        return own(name) != null;
+    }
+
+    private Object own(String name) {
+        if (large != null) return large.get(name);
+        for (int i = size - 1; i >= 0; i--) if (names[i].equals(name)) return values[i];
+        return null;
     }
 
     void define(String name, Object value) {
+        if (large != null) {
+            large.put(name, value);
+            return;
+        }
         for (int i = 0; i < size; i++) {
             if (names[i].equals(name)) {
                 values[i] = value;
                 return;
             }
+        }
+        if (size == SMALL) {
+            large = new HashMap<>();
+            for (int i = 0; i < size; i++) large.put(names[i], values[i]);
+            large.put(name, value);
+            return;
         }
         if (size == names.length) {
             names = java.util.Arrays.copyOf(names, size * 2);

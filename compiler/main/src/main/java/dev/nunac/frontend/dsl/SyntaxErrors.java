@@ -2,6 +2,7 @@ package dev.nunac.frontend.dsl;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Text;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
@@ -27,6 +28,6 @@ final class SyntaxErrors extends BaseErrorListener {
     }
 
     private static String clean(String msg) {
-        return msg.replace("<EOF>", "end of file").replace("\n", "\\n");
+        return Text.parserMessage(msg.replace("<EOF>", "end of file"));
     }
 }

@@ -1,6 +1,7 @@
 package dev.nunac.frontend.mscclpp;
 
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Text;
 import java.util.List;
 import java.util.Map;
 
@@ -23,8 +24,8 @@ record JsonNode(Kind kind, Map<String, JsonNode> fields, List<JsonNode> items, S
         return switch (kind) {
             case OBJECT -> "an object";
             case ARRAY -> "an array";
-            case STRING -> "the string \"" + text + "\"";
-            default -> text;
+            case STRING -> "the string \"" + Text.shown(text) + "\"";
+            default -> Text.shown(text);
         };
     }
 }

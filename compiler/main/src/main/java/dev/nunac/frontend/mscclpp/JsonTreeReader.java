@@ -12,6 +12,7 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
 import dev.nunac.ir.Limits;
+import dev.nunac.topology.json.JsonErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,7 +59,7 @@ final class JsonTreeReader {
         } catch (JsonProcessingException e) {
             // Constraint violations carry no location of their own: use where the parser stopped.
             JsonLocation at = e.getLocation() != null ? e.getLocation() : p == null ? null : p.currentLocation();
-            throw r.input(at, "not well-formed JSON: " + e.getOriginalMessage());
+            throw r.input(at, "not well-formed JSON: " + JsonErrors.describe(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + e.getMessage());
         } finally {
@@ -83,7 +84,7 @@ final class JsonTreeReader {
         }
         if (m.contains("String value length")) return "a JSON string longer than " + MAX_STRING + " characters";
         if (m.contains("Number value length")) return "a JSON number longer than " + MAX_NUMBER + " characters";
-        return "not well-formed JSON: " + m;
+        return "not well-formed JSON: " + JsonErrors.describe(m);
     }
 
     /** Longest string and number a plan may hold: names and counts are short. */

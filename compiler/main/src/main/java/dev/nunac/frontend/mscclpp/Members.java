@@ -1,6 +1,7 @@
 package dev.nunac.frontend.mscclpp;
 
 import dev.nunac.diag.Diagnostics;
+import dev.nunac.diag.Text;
 import java.util.List;
 
 /**
@@ -60,7 +61,7 @@ final class Members {
             x = Long.MAX_VALUE;
         }
         if (x < min || x > Integer.MAX_VALUE) {
-            d.error(v.pos(), "'" + name + "' of " + what + " must be an integer from " + min + ", found " + v.text());
+            d.error(v.pos(), "'" + name + "' of " + what + " must be an integer from " + min + ", found " + Text.shown(v.text()));
             return BAD;
         }
         return (int) x;

@@ -3,6 +3,7 @@ package dev.nunac.frontend.mscclpp;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
+import dev.nunac.diag.Text;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.BufferKind;
 import dev.nunac.ir.Collective;
@@ -11,6 +12,7 @@ import dev.nunac.ir.IrVerifier;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
 import dev.nunac.ir.PlanFormat;
+import dev.nunac.ir.PlanLimits;
 import dev.nunac.ir.Protocol;
 import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
@@ -36,6 +38,7 @@ public final class MscclppJsonImporter {
 
     private final Diagnostics d = new Diagnostics();
     private final Limits limits;
+    private long steps;
 
     private MscclppJsonImporter(Limits limits) {
         this.limits = limits;
@@ -54,9 +57,14 @@ public final class MscclppJsonImporter {
         String proto = m.string("protocol");
         Boolean inplace = m.bool("inplace");
         List<JsonNode> gpus = m.array("gpus", false);
+        // Names and kept members reach messages, reports and headers: no line breaks or NULs in them.
+        for (String k : printable()) {
+            JsonNode v = root.get(k);
+            if (v != null && v.kind() == JsonNode.Kind.STRING) Text.checkPrintable(v.text(), "'" + k + "' of the plan", v.pos(), d);
+        }
         Protocol protocol = proto == null ? null : Protocol.parse(proto).orElse(null);
         if (proto != null && protocol == null) {
-            d.error(root.get("protocol").pos(), "unknown protocol '" + proto + "' (expected Simple or LL)");
+            d.error(root.get("protocol").pos(), "unknown protocol '" + Text.shown(proto) + "' (expected Simple or LL)");
         }
         if (gpus.size() > limits.maxRanks()) {
             throw new CompileException(ErrorKind.PLAN, root.get("gpus").pos(), "more than " + limits.maxRanks()
@@ -83,9 +91,17 @@ public final class MscclppJsonImporter {
         };
         Plan plan = new Plan(name, collective, n, Math.max(1, cf), inplace, protocol, 1, ranks, PlanFormat.MSCCLPP_JSON,
                 attrs, root.pos());
+        PlanLimits.checkChunks(plan, 1, limits);
         IrVerifier.verify(plan, d);
         d.throwIfErrors(ErrorKind.PLAN);
         return plan;
+    }
+
+    /** The plan's members whose text is kept: its name, collective, protocol and those in {@link #KEPT}. */
+    private static List<String> printable() {
+        List<String> out = new ArrayList<>(List.of("name", "collective", "protocol"));
+        out.addAll(KEPT);
+        return out;
     }
 
     private RankPlan gpu(JsonNode g, int k, int ngpus, int[] chunks) {
@@ -107,7 +123,7 @@ public final class MscclppJsonImporter {
             int rank = bm.integer("rank", 0);
             String type = bm.string("type");
             String buf = type == null ? null : OpLowering.BUFFERS.get(type);
-            if (type != null && buf == null) d.error(rb.get("type").pos(), "buffer type must be i, o or s, found '" + type + "'");
+            if (type != null && buf == null) d.error(rb.get("type").pos(), "buffer type must be i, o or s, found '" + Text.shown(type) + "'");
             remotes.add(new Resources.RemoteBuffer(rank, buf));
         }
         List<Integer> semaphores = new ArrayList<>();
@@ -131,6 +147,11 @@ public final class MscclppJsonImporter {
             drafts.add(steps);
         }
         if (d.errorCount() > before) return null;
+        for (List<OpLowering.Draft> tb : drafts) steps += tb.size();
+        if (steps > limits.maxSteps()) {
+            throw new CompileException(ErrorKind.PLAN, g.pos(), "more than " + limits.maxSteps()
+                    + " steps (raise the limit with --limit steps=N)");
+        }
         List<List<List<Dep>>> deps = SyncEdges.of(k, drafts, semaphores, d);
         List<Threadblock> out = new ArrayList<>();
         for (int t = 0; t < tbs.size(); t++) {
@@ -174,7 +195,7 @@ public final class MscclppJsonImporter {
                 peers.computeIfAbsent(type, x -> new ArrayList<>()).add(peer);
             }
         } else {
-            d.error(c.get("channel_type").pos(), "unknown channel_type '" + type + "' (expected memory, port or switch)");
+            d.error(c.get("channel_type").pos(), "unknown channel_type '" + Text.shown(type) + "' (expected memory, port or switch)");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.nunac.frontend.mscclpp;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Text;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.OpKind;
@@ -154,7 +155,7 @@ final class OpLowering {
         } else if (REDUCES.contains(name)) {
             reduce(op, m, name, chType);
         } else {
-            d.error(op.pos(), "unknown operation '" + name + "' (known: " + KNOWN + ")");
+            d.error(op.pos(), "unknown operation '" + Text.shown(name) + "' (known: " + KNOWN + ")");
         }
     }
 
@@ -177,7 +178,7 @@ final class OpLowering {
         List<ChunkRef> dst = operands(m, "dst_buff", chType);
         if (src == null || dst == null) return;
         if (src.isEmpty() || dst.isEmpty() || (src.size() != 1 && src.size() != dst.size())) {
-            d.error(op.pos(), "'" + name + "' needs one source or as many sources as destinations, found "
+            d.error(op.pos(), "'" + Text.shown(name) + "' needs one source or as many sources as destinations, found "
                     + src.size() + " and " + dst.size());
             return;
         }
@@ -191,7 +192,7 @@ final class OpLowering {
         ChunkRef acc = null;
         for (ChunkRef c : dst) if (c.rank() == res.rank()) { acc = c; break; }
         if (src.isEmpty() || acc == null) {
-            d.error(op.pos(), "'" + name + "' needs a source and a local destination to reduce into");
+            d.error(op.pos(), "'" + Text.shown(name) + "' needs a source and a local destination to reduce into");
             return;
         }
         List<ChunkRef> rest = new ArrayList<>(src);
@@ -253,7 +254,7 @@ final class OpLowering {
     private String bufferName(String letter, JsonNode at) {
         if (letter == null) return null;
         String b = BUFFERS.get(letter);
-        if (b == null) d.error(at.pos(), "buffer type must be i, o or s, found '" + letter + "'");
+        if (b == null) d.error(at.pos(), "buffer type must be i, o or s, found '" + Text.shown(letter) + "'");
         return b;
     }
 }

@@ -2,6 +2,7 @@ package dev.nunac.frontend.xml;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Text;
 import dev.nunac.ir.Collective;
 import dev.nunac.ir.Protocol;
 import java.util.Map;
@@ -27,7 +28,7 @@ record AlgoHeader(String name, Protocol protocol, Collective collective, int ngp
         String proto = a.string("proto");
         Protocol protocol = proto == null ? null : Protocol.parse(proto).orElse(null);
         if (proto != null && protocol == null) {
-            d.error(e.pos(), "unknown protocol '" + proto + "' in <algo> (expected Simple, LL or LL128)");
+            d.error(e.pos(), "unknown protocol '" + Text.shown(proto) + "' in <algo> (expected Simple, LL or LL128)");
         }
         int nchannels = a.integer("nchannels", 1);
         int nchunks = a.integer("nchunksperloop", 1);
@@ -39,6 +40,11 @@ record AlgoHeader(String name, Protocol protocol, Collective collective, int ngp
         a.optionalLong("minBytes");
         a.optionalLong("maxBytes");
         if (a.has("nthreads")) a.integer("nthreads", 1);
+        // Names and kept attributes reach messages, reports and headers: no line breaks or NULs in them.
+        Text.checkPrintable(name, "the plan name (attribute 'name' of <algo>)", e.pos(), d);
+        for (Map.Entry<String, String> x : e.attributes().entrySet()) {
+            if (!x.getKey().equals("name")) Text.checkPrintable(x.getValue(), "attribute '" + x.getKey() + "' of <algo>", e.pos(), d);
+        }
         if (d.errorCount() > before) return null;
         int mult = switch (collective) {
             case ALLGATHER, ALLTOALL, REDUCESCATTER -> ngpus;

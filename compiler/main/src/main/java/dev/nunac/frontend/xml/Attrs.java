@@ -1,6 +1,7 @@
 package dev.nunac.frontend.xml;
 
 import dev.nunac.diag.Diagnostics;
+import dev.nunac.diag.Text;
 
 /**
  * Typed access to one element's attributes. A missing or malformed value is reported at the
@@ -50,7 +51,7 @@ final class Attrs {
         String v = string(name);
         if (v == null) return false;
         if (v.equals("0") || v.equals("1")) return v.equals("1");
-        d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> must be 0 or 1, found '" + v + "'");
+        d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> must be 0 or 1, found '" + Text.shown(v) + "'");
         return false;
     }
 
@@ -59,19 +60,22 @@ final class Attrs {
         String v = e.attributes().get(name);
         if (v == null) return null;
         try {
+            if (!Text.isAsciiInteger(v.strip())) throw new NumberFormatException();
             Long.parseLong(v.strip());
             return v.strip();
         } catch (NumberFormatException x) {
-            d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> must be an integer, found '" + v + "'");
+            d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> must be an integer, found '" + Text.shown(v) + "'");
             return null;
         }
     }
 
     private int parse(String name, String v) {
         try {
+            // ASCII digits only: parseInt would read other scripts' digits too
+            if (!Text.isAsciiInteger(v.strip())) throw new NumberFormatException();
             return Integer.parseInt(v.strip());
         } catch (NumberFormatException x) {
-            d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> must be an integer, found '" + v + "'");
+            d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> must be an integer, found '" + Text.shown(v) + "'");
             return BAD;
         }
     }

@@ -4,13 +4,14 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
-import dev.nunac.frontend.Utf8Check;
+import dev.nunac.diag.Utf8Check;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.BufferKind;
 import dev.nunac.ir.IrVerifier;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
 import dev.nunac.ir.PlanFormat;
+import dev.nunac.ir.PlanLimits;
 import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
@@ -141,6 +142,12 @@ public final class MscclXmlImporter implements XmlDocumentReader.Handler {
             throw new CompileException(ErrorKind.PLAN, e.pos(), "gpu " + gpu.id + " has more than "
                     + limits.maxThreadblocksPerRank() + " threadblocks (raise the limit with --limit threadblocks=N)");
         }
+        // Ids are dense from 0, so an id past the limit implies that many threadblocks before it.
+        if (t.id >= limits.maxThreadblocksPerRank()) {
+            throw new CompileException(ErrorKind.PLAN, e.pos(), "gpu " + gpu.id + ": threadblock id " + t.id
+                    + " is past the limit of " + limits.maxThreadblocksPerRank()
+                    + " threadblocks (raise the limit with --limit threadblocks=N)");
+        }
         tb = t;
         gpu.tbs.add(t);
     }
@@ -178,6 +185,7 @@ public final class MscclXmlImporter implements XmlDocumentReader.Handler {
         d.throwIfErrors(ErrorKind.PLAN);
         Plan plan = new Plan(header.name(), header.collective(), header.ngpus(), header.chunkFactor(), header.inplace(),
                 header.protocol(), 1, ranks, PlanFormat.MSCCL_XML, new java.util.TreeMap<>(header.attributes()), header.pos());
+        PlanLimits.checkChunks(plan, 1, limits);
         IrVerifier.verify(plan, d);
         d.throwIfErrors(ErrorKind.PLAN);
         return plan;
@@ -194,7 +202,11 @@ public final class MscclXmlImporter implements XmlDocumentReader.Handler {
                 d.error(t.pos, "gpu " + g.id + ": threadblock id " + t.id + " is used twice");
                 continue;
             }
-            for (; expect < t.id; expect++) d.error(g.pos, "gpu " + g.id + ": threadblock " + expect + " is missing");
+            if (expect < t.id) {
+                d.error(g.pos, "gpu " + g.id + ": " + (expect + 1 == t.id ? "threadblock " + expect + " is"
+                        : "threadblocks " + expect + ".." + (t.id - 1) + " are") + " missing");
+            }
+            expect = t.id;
             out.add(new Threadblock(t.id, t.send, t.recv, t.chan, t.steps, t.pos));
             expect++;
         }

@@ -3,6 +3,7 @@ package dev.nunac.frontend.xml;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Text;
 import java.io.InputStream;
 import javax.xml.XMLConstants;
 import javax.xml.stream.Location;
@@ -53,6 +54,6 @@ final class SafeXml {
         String m = e.getMessage() == null ? "malformed XML" : e.getMessage();
         int i = m.indexOf("Message: ");
         if (i >= 0) m = m.substring(i + "Message: ".length());
-        return new CompileException(ErrorKind.INPUT, pos, "not well-formed XML: " + m.strip());
+        return new CompileException(ErrorKind.INPUT, pos, "not well-formed XML: " + Text.parserMessage(m.strip()));
     }
 }

@@ -1,6 +1,7 @@
 package dev.nunac.frontend.xml;
 
 import dev.nunac.diag.Diagnostics;
+import dev.nunac.diag.Text;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.Dep;
@@ -39,7 +40,7 @@ final class StepReader {
         if (d.errorCount() > before) return null;
         OpKind op = TYPES.get(type);
         if (op == null) {
-            d.error(e.pos(), "unknown step type '" + type + "' (expected one of " + TYPE_LIST + ")");
+            d.error(e.pos(), "unknown step type '" + Text.shown(type) + "' (expected one of " + TYPE_LIST + ")");
             return null;
         }
         if (s != index) d.error(e.pos(), "step index " + s + " out of order: expected " + index);
@@ -67,7 +68,7 @@ final class StepReader {
             case "s" -> Buffer.SCRATCH;
             default -> null;
         };
-        if (name == null) d.error(e.pos(), "attribute '" + attr + "' of <step> must be i, o or s, found '" + letter + "'");
+        if (name == null) d.error(e.pos(), "attribute '" + attr + "' of <step> must be i, o or s, found '" + Text.shown(letter) + "'");
         return name;
     }
 

@@ -3,6 +3,7 @@ package dev.nunac.frontend.xml;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Text;
 import dev.nunac.ir.Limits;
 import java.io.InputStream;
 import java.util.LinkedHashMap;
@@ -61,7 +62,7 @@ final class XmlDocumentReader {
                     case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
                         SourcePos end = textPos(file, before == null ? whitespaceEnd : pos(file, before), r);
                         if (!r.isWhiteSpace()) {
-                            throw new CompileException(ErrorKind.PLAN, end, "unexpected text '" + abbreviate(r.getText().strip()) + "'");
+                            throw new CompileException(ErrorKind.PLAN, end, "unexpected text '" + Text.shown(r.getText().strip()) + "'");
                         }
                         // The reader's own location here is past the '<' it looked ahead at.
                         before = null;
@@ -110,9 +111,5 @@ final class XmlDocumentReader {
 
     private static CompileException input(SourcePos pos, String message) {
         return new CompileException(ErrorKind.INPUT, pos, message);
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 37) + "...";
     }
 }

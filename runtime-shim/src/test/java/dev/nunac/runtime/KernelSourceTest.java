@@ -30,31 +30,40 @@ class KernelSourceTest {
     /** What each register or clock looks like in the preprocessed source. */
     private static final Map<String, String> READS = Map.of(
             "XCC_ID", "hwreg(HW_REG_XCC_ID)", "HW_ID", "hwreg(HW_REG_HW_ID)", "wall_clock64", "return wall_clock64()",
-            "smid", "%%smid", "clock64", "return clock64()");
+            "smid", "%%smid", "nsmid", "%%nsmid", "globaltimer", "%%globaltimer");
 
+    /** Budgets in %globaltimer on NVIDIA (not clock64, whose rate follows the SM clock), wall_clock64 on AMD. */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
         "__gfx942__, XCC_ID HW_ID wall_clock64",
         "__gfx950__, XCC_ID HW_ID wall_clock64",
         "__gfx90a__, HW_ID wall_clock64",
         "__gfx1100__, wall_clock64",
-        "NVIDIA, smid clock64"})
+        "NVIDIA, smid nsmid globaltimer"})
     void eachTargetReadsTheRegistersItHas(String target, String expected) throws Exception {
         String out = preprocessed(target, "");
         List<String> want = List.of(expected.split(" "));
         READS.forEach((name, text) -> assertEquals(want.contains(name), out.contains(text), target + " reads " + name + "?\n" + out));
     }
 
-    /** The single-device executor keeps device-scope atomics; -DNR_MULTI=1 (several devices) uses system scope. */
+    /**
+     * The single-device executor keeps device-scope atomics; -DNR_MULTI=1 (several devices) uses
+     * system scope. Polls are acquire loads of the same scope, never an atomic add of 0.
+     */
     @ParameterizedTest(name = "{0}")
     @CsvSource({"NVIDIA, ''", "NVIDIA, -DNR_MULTI=1", "__gfx942__, ''", "__gfx942__, -DNR_MULTI=1"})
     void severalDevicesUseSystemScopeAtomicsAndFences(String target, String define) throws Exception {
         String out = preprocessed(target, define);
         boolean multi = !define.isEmpty();
-        for (String call : new String[] {"atomicAdd_system(", "atomicExch_system(", "atomicCAS_system(", "__threadfence_system()", "nr_at("}) {
+        for (String call : new String[] {"atomicExch_system(", "atomicCAS_system(", "__threadfence_system()", "nr_at("}) {
             assertEquals(multi, out.contains(call), target + " " + define + " uses " + call + "?");
         }
         assertEquals(!multi, out.contains("atomicCAS((&claim"), target + " " + define + ": device-scope claims?");
+        boolean nvidia = target.equals("NVIDIA");
+        String acquire = nvidia ? (multi ? "ld.acquire.sys.b32" : "ld.acquire.gpu.b32")
+                : "__hip_atomic_load(p, 2, __HIP_MEMORY_SCOPE_" + (multi ? "SYSTEM)" : "AGENT)"); // __ATOMIC_ACQUIRE is 2
+        assertTrue(out.contains(acquire), target + " " + define + " polls with " + acquire + "?");
+        assertTrue(!out.contains("atomicAdd((p), 0)") && !out.contains("atomicAdd_system((p), 0)"), "a poll by atomic add of 0 is left");
     }
 
     /** The executor source as the runtime compiler sees it for a target (gcc's preprocessor stands in). */

@@ -108,6 +108,14 @@ typedef struct {
     /* Copy ctx->host to the device again (GPU backends); NULL on host. */
     nunart_status (*upload)(struct nunart_ctx *ctx);
     nunart_status (*stream)(struct nunart_ctx *ctx, int rank, int index, void **stream);
+    /* Makes the backend's device current, saving the caller's (CUDA: pushes its context; HIP:
+     * saves the current device); leave restores it. NULL on host. nunart.c brackets every
+     * call that touches a device, so the caller finds its context as it left it. */
+    nunart_status (*enter)(struct nunart_ctx *ctx);
+    void (*leave)(struct nunart_ctx *ctx);
+    /* The latency probe (nunart_probe_latency): rec as nr_gpu_probe's; NULL on host. *nloc is
+     * the number of locations recorded (set before anything runs when rec is NULL). */
+    nunart_status (*probe)(struct nunart_ctx *ctx, long long bytes, int naddr, int reps, long long *rec, int *nloc);
     void (*close)(struct nunart_ctx *ctx);
 } nr_backend;
 
@@ -134,12 +142,22 @@ struct nunart_ctx {
     int *ran_on;           /* per tb: CU/SM (or die) it ran on, -1 if not reported */
     int located;           /* ran_on is 0: emulated, 1: a hardware readback of the CU/SM, 2: of the die */
     int placed_ok, placed_total;
+    /* CUDA loopback with several ranks: rank r's threadblocks run on their planned SM
+     * + r * rank_shift, mod shift_units, so that the ranks, each placed for a whole GPU, do not
+     * pile onto the same SMs of the one device (8 blocks fit on an SM). 0: no shift. */
+    int rank_shift, shift_units;
     double launch_us;
     char cu_affinity[384], grid_order[256], stream_masks[256], page_placement[256], fidelity[256], data_check[512];
     char executor[384];    /* GPU: how the executor was compiled; empty on host */
-    char cu_readback[384]; /* finer location read back than the fidelity compares (HIP: HW_ID) */
-    char report[6144];
+    char platform[512];    /* GPU: driver and runtime-compiler versions, found at open */
+    char cu_readback[1024]; /* finer location read back than the fidelity compares (HIP: HW_ID) */
+    char report[8192];
 };
+
+static inline int nr_planned_unit(const struct nunart_ctx *ctx, const nr_tb *tb, int by_die) {
+    int u = by_die ? tb->die : tb->cu;
+    return ctx->rank_shift && ctx->shift_units > 0 ? (int) ((u + (long long) tb->rank * ctx->rank_shift) % ctx->shift_units) : u;
+}
 
 /* Sets the message and the status; for state-changing calls also FAILED. */
 nunart_status nr_fail(struct nunart_ctx *ctx, nunart_status st, const char *fmt, ...)
@@ -164,6 +182,20 @@ static inline int64_t nr_sto_start(const nr_table *t, int r) { return r < t->ran
 static inline int64_t nr_stage_start(const nr_table *t, int r) { return r < t->ranks ? t->rank[r].stage_off : t->arena_elems; }
 /* The first threadblock of rank r (r == ranks: ntb). */
 static inline int nr_tb_start(const nr_table *t, int r) { return r < t->ranks ? t->rank[r].first_tb : t->ntb; }
+
+/* Which operands op reads or writes: src, dst, its own send stage (self), the sender's stage (got). */
+static inline void nr_op_operands(int op, int *src, int *dst, int *self, int *got) {
+    *self = op == OP_S || op == OP_RCS || op == OP_RRS || op == OP_RRCS;
+    *got = op == OP_R || op == OP_RCS || op == OP_RRS || op == OP_RRC || op == OP_RRCS;
+    *src = op == OP_S || op == OP_RRS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET || op == OP_RE
+           || op == OP_RA || op == OP_GETRE;
+    *dst = op == OP_R || op == OP_RCS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET || op == OP_RE
+           || op == OP_RA || op == OP_GETRE;
+}
+
+/* Where threadblock tb is to run on the device: its planned CU (or die, by_die) after the
+ * loopback shift. */
+static inline int nr_planned_unit(const struct nunart_ctx *ctx, const nr_tb *tb, int by_die);
 
 int nr_mask_has_bit(const uint32_t *mask, int words, int bit);
 int64_t nr_now_ns(void);

@@ -219,9 +219,10 @@ probe() {
   else say "latency probe failed (exit $rc)"; status=1; fi
 }
 
-# One row: fidelity, data, where the blocks ran, and the timing; the report is kept.
+# One row (name, table, extra runtime options): fidelity, data, where the blocks ran, and the
+# timing; the report is kept.
 row() {
-  local name="$1" table="$2" rep="$out/rows/$1.txt" opts="${NUNART_OPTIONS:-}"
+  local name="$1" table="$2" rep="$out/rows/$1.txt" opts="${NUNART_OPTIONS:-} ${3:-}"
   [[ " $opts" == *" devices="* ]] || opts="$opts devices=1"
   if [ "$(left)" -le 5 ]; then printf '%-34s %s\n' "$name" "skipped: the run's time budget is spent"; status=1; return; fi
   bounded "$row_timeout" "$run" "$table" --backend "$backend" --options "$opts" --time "$launches" --warmup 20 --require-fidelity >"$rep" 2>&1
@@ -267,6 +268,8 @@ run_check() {
   say "$launches timed launches per figure after 20 warm-up launches; times in microseconds, min/median/p90$([ "$launches" -lt 200 ] && echo "; fewer than 200: not figures for the record")"
   printf '%-34s %-7s %-8s %-18s %-22s %-22s\n' row fidelity data "SMs (max %smid/n)" pinned-us plain-us
   row empty-steps "$dir/empty-steps.txt"
+  # The same with every resident slot filled: whether the hardware gives every SM blocks.
+  row empty-steps-full "$dir/empty-steps.txt" pinned_grid=full
   for table in "$dir"/tables/*.txt; do row "$(basename "$table" .txt)" "$table"; done
   clocks
   sanitize "$(ls "$dir"/tables/*-nap+nar.txt | head -1)"

@@ -70,6 +70,9 @@ typedef struct nunart_ctx nunart_ctx;
  *                     the table was placed for
  *   timeout_ms=N      bound on one launch (default 20000); a plan that waits longer fails
  *   mem_limit_mb=N    bound on all buffers of one context (default 4096, at most 1048576)
+ *   pinned_grid=tight|full  a pinned launch's blocks per SM (XCD on HIP): tight (default) one more
+ *                     than the most threadblocks planned on one, full every slot the occupancy
+ *                     API says is resident at once (every unit surely receives blocks)
  *   arch=NAME         HIP: hipRTC's target (--offload-arch=NAME, e.g. gfx942); by default
  *                     hipRTC compiles for the current device (the report says which applied)
  * The GPU runtimes are opened with dlopen; the environment variables NUNART_CUDA_LIBRARY,

@@ -284,7 +284,9 @@ static nunart_status map_flags(nunart_ctx *ctx, nr_gpu *g) {
 
 /* The threadblocks of a plan wait for each other, so every block of a launch must be resident
  * at once: a grid the device runs in waves ends in a timeout. Device k's pinned grid gets one
- * spare per unit where the occupancy API allows (units x (most + 1) blocks), else none; a plan
+ * spare per unit where the occupancy API allows (units x (most + 1) blocks), else none; with
+ * option pinned_grid=full it fills every resident slot, so that every unit receives blocks
+ * however the hardware hands them out (the spares exit once all are claimed); a plan
  * that puts more threadblocks on one unit than fit there, or more than the whole device holds,
  * is refused. */
 static nunart_status fit_resident(nunart_ctx *ctx, nr_gpu *g, int k) {
@@ -308,7 +310,7 @@ static nunart_status fit_resident(nunart_ctx *ctx, nr_gpu *g, int k) {
         return nr_fail(ctx, NUNART_E_MISMATCH, "device %d runs %d threadblocks, but only %lld blocks of the executor are resident at once "
                        "(%d per %s x %d); they wait for each other, so all must be resident", v->ordinal, ntb, device_cap, occ,
                        o->place_by_die ? "CU" : "SM", ctx->dev.cus);
-    v->per_unit = v->most + 1 <= per_unit_cap ? v->most + 1 : (int) per_unit_cap;
+    v->per_unit = !ctx->full_grid && v->most + 1 <= per_unit_cap ? v->most + 1 : (int) per_unit_cap;
     if (v->per_unit < 1) v->per_unit = 1;
     return NUNART_OK;
 }

@@ -134,6 +134,7 @@ struct nunart_ctx {
     nr_device devs[NR_MAX_DEVICES]; /* the visible devices from device_ordinal on (GPU backends) */
     char devices[768];     /* the report's devices line (GPU backends) */
     int64_t mem_limit;
+    int full_grid;         /* option pinned_grid=full: a pinned grid fills every resident slot */
     char arch[32];         /* HIP: hipRTC's offload target (option arch); empty = its default */
     nr_device dev;
     nr_device want;        /* host emulation overrides; 0 = take from the table */

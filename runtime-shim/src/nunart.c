@@ -121,8 +121,8 @@ static int parse_word(const char *opts, const char *key, char *out, size_t cap) 
 }
 
 static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
-    static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb", "devices", "arch"};
-    enum { NINT = 8, NKEYS = 9 };
+    static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb", "devices", "arch", "pinned_grid"};
+    enum { NINT = 8, NKEYS = 10 };
     long long v[NINT] = {0, 0, 0, 0, 0, 20000, 4096, 0};
     static const long long HI[] = {1024, 1 << 20, 1024, 64, 1 << 16, 3600000, NR_MAX_BUFFER_BYTES >> 20, NR_MAX_DEVICES};
     if (opts) {
@@ -137,7 +137,7 @@ static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
                 size_t k = strlen(KEYS[i]);
                 known |= strncmp(t, KEYS[i], k) == 0 && t[k] == '=';
             }
-            if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, devices, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb, arch)", t);
+            if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, devices, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb, arch, pinned_grid)", t);
         }
     }
     for (int i = 0; i < NINT; i++) {
@@ -146,6 +146,10 @@ static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
     }
     if (parse_word(opts, "arch", ctx->arch, sizeof ctx->arch) < 0)
         return nr_fail(ctx, NUNART_E_ARGUMENT, "option arch: not a target name such as gfx942 (letters, digits, _:+-, at most %zu)", sizeof ctx->arch - 1);
+    char grid[8] = "";
+    if (parse_word(opts, "pinned_grid", grid, sizeof grid) < 0 || (grid[0] && strcmp(grid, "tight") && strcmp(grid, "full")))
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "option pinned_grid: tight (one spare block per unit, the default) or full (every resident slot)");
+    ctx->full_grid = strcmp(grid, "full") == 0;
     ctx->device_ordinal = (int) v[0];
     ctx->want.cus = (int) v[1];
     ctx->want.dies = (int) v[2];

@@ -169,6 +169,9 @@ static void test_occupancy(void) {
     /* Exactly full: no spare block, still every threadblock resident and verified. */
     setenv("NUNART_MOCK_OCCUPANCY", "3", 1);
     expect("occupancy without spares", run(b200, "cuda", NULL, "cu-affinity:", line, sizeof line), NUNART_OK, line, ", 3 per SM;");
+    /* Every resident slot filled, on request: 148 SMs x 3. */
+    expect("full grid", run(b200, "cuda", "pinned_grid=full", "cu-affinity:", line, sizeof line), NUNART_OK, line, "over 444 blocks, 3 per SM;");
+    expect("grid option", run(b200, "cuda", "pinned_grid=wide", NULL, line, sizeof line), NUNART_E_ARGUMENT, line, "option pinned_grid: tight");
     /* The fake runs a grid larger than the device holds in waves, as hardware does; a table
      * whose threadblocks wait across waves would time out, which the refusal above prevents. */
     free(b200);

@@ -57,10 +57,11 @@ class DeviceCheckFlowTest {
         assertTrue(o.contains("device: NVIDIA H200 (cc 9.0, 132 SMs"), o);
         assertTrue(o.contains("platform: NVIDIA driver") && o.contains("CUDA 13.0") && o.contains("NVRTC 13.0"), o);
         assertTrue(o.contains("compute-sanitizer racecheck on ") && o.contains("compute-sanitizer synccheck on "), o);
-        List<String> rows = o.lines().filter(l -> l.matches("^[a-z-]+(\\+nar|-ua|-nap|-steps) .*")).toList();
-        assertEquals(16, rows.size(), o);
+        List<String> rows = o.lines().filter(l -> l.matches("^[a-z-]+(\\+nar|-ua|-nap|-steps|-full) .*")).toList();
+        assertEquals(17, rows.size(), o);
         for (String r : rows) assertTrue(r.split(" +")[1].equals("1.000"), "fidelity below 1.000: " + r);
-        assertTrue(rows.get(0).startsWith("empty-steps") && rows.get(0).contains("132 SMs, max 131/132"), rows.get(0));
+        assertTrue(rows.get(0).startsWith("empty-steps ") && rows.get(0).contains("132 SMs, max 131/132"), rows.get(0));
+        assertTrue(rows.get(1).startsWith("empty-steps-full ") && rows.get(1).contains("132 SMs"), rows.get(1));
         // The probe's fragment applies to the h200 spec as a measured memory latency.
         Path override = out.resolve("h200-measured.json");
         Topology t = TopologyResolver.resolve("h200", override);

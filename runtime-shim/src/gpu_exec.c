@@ -353,6 +353,22 @@ static nunart_status put_segments(nunart_ctx *ctx, nr_gpu *g) {
     return NUNART_OK;
 }
 
+/* The devices line gets the SM windows of the ranks that share a device. */
+static void describe_shift(nunart_ctx *ctx, const nr_gpu *g) {
+    const nr_table *t = ctx->table;
+    const char *u = g->ops->unit;
+    if (g->ndev == 1) {
+        snprintf(ctx->devices, sizeof ctx->devices, "1 (loopback: all %d ranks on device %d, one arena; rank r's threadblocks run on their "
+                 "planned %s + %d r, mod %d, so that the ranks, each placed for a whole GPU, do not pile onto the same %ss; option "
+                 "devices=N spreads them over N devices)", t->ranks, ctx->device_ordinal, u, ctx->rank_shift, g->units, u);
+        return;
+    }
+    size_t n = strlen(ctx->devices);
+    if (n > 0 && ctx->devices[n - 1] == ')')
+        snprintf(ctx->devices + n - 1, sizeof ctx->devices - (n - 1), "; the i-th rank of a device runs on its planned %s + %d i, mod %d)", u,
+                 ctx->rank_shift, g->units);
+}
+
 nunart_status nr_gpu_alloc(nunart_ctx *ctx, nr_gpu *g) {
     const nr_table *t = ctx->table;
     const nr_gpu_ops *o = g->ops;
@@ -365,14 +381,12 @@ nunart_status nr_gpu_alloc(nunart_ctx *ctx, nr_gpu *g) {
         return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
     }
     pack_steps(t, steps);
-    /* Loopback by SM: each rank gets its own window of SMs (see nr_planned_unit); by die (HIP) the
-     * XCDs hold dozens of blocks each and SPX's round-robin spreads them anyway. */
-    ctx->rank_shift = g->ndev == 1 && t->ranks > 1 && !o->place_by_die ? g->units / t->ranks : 0;
+    /* Ranks sharing a device, by SM: each gets its own window of SMs (see nr_planned_unit); by die
+     * (HIP) the XCDs hold dozens of blocks each and SPX's round-robin spreads them anyway. */
+    int sharing = (t->ranks + g->ndev - 1) / g->ndev;
+    ctx->rank_shift = sharing > 1 && !o->place_by_die ? g->units / sharing : 0;
     ctx->shift_units = g->units;
-    if (ctx->rank_shift)
-        snprintf(ctx->devices, sizeof ctx->devices, "1 (loopback: all %d ranks on device %d, one arena; rank r's threadblocks run on their "
-                 "planned %s + %d r, mod %d, so that the ranks, each placed for a whole GPU, do not pile onto the same %ss; option "
-                 "devices=N spreads them over N devices)", t->ranks, ctx->device_ordinal, o->unit, ctx->rank_shift, g->units, o->unit);
+    if (ctx->rank_shift) describe_shift(ctx, g);
     pack_tbinfo(ctx, o->place_by_die, tbinfo);
     nunart_status st = NUNART_OK;
     for (int k = 0; k < g->ndev && !st; k++) st = alloc_device(ctx, g, k, steps, tbinfo);

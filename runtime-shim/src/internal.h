@@ -143,9 +143,9 @@ struct nunart_ctx {
     int *ran_on;           /* per tb: CU/SM (or die) it ran on, -1 if not reported */
     int located;           /* ran_on is 0: emulated, 1: a hardware readback of the CU/SM, 2: of the die */
     int placed_ok, placed_total;
-    /* CUDA loopback with several ranks: rank r's threadblocks run on their planned SM
-     * + r * rank_shift, mod shift_units, so that the ranks, each placed for a whole GPU, do not
-     * pile onto the same SMs of the one device (8 blocks fit on an SM). 0: no shift. */
+    /* CUDA with several ranks on a device: the i-th rank of its device runs its threadblocks on
+     * their planned SM + i * rank_shift, mod shift_units, so that the ranks, each placed for a
+     * whole GPU, do not pile onto the same SMs (8 blocks fit on an SM). 0: no shift. */
     int rank_shift, shift_units;
     double launch_us;
     char cu_affinity[384], grid_order[256], stream_masks[256], page_placement[256], fidelity[256], data_check[512];
@@ -155,9 +155,14 @@ struct nunart_ctx {
     char report[8192];
 };
 
+/* Where threadblock tb is to run on its device: its planned CU (or die, by_die) after the
+ * shift of ranks that share the device. */
 static inline int nr_planned_unit(const struct nunart_ctx *ctx, const nr_tb *tb, int by_die) {
     int u = by_die ? tb->die : tb->cu;
-    return ctx->rank_shift && ctx->shift_units > 0 ? (int) ((u + (long long) tb->rank * ctx->rank_shift) % ctx->shift_units) : u;
+    if (!ctx->rank_shift || ctx->shift_units <= 0) return u;
+    int ranks = ctx->table->ranks, d = ctx->ndev > 0 ? ctx->ndev : 1, k = 0;
+    while (k + 1 < d && tb->rank >= nr_first_rank(ranks, d, k + 1)) k++;
+    return (int) ((u + (long long) (tb->rank - nr_first_rank(ranks, d, k)) * ctx->rank_shift) % ctx->shift_units);
 }
 
 /* Sets the message and the status; for state-changing calls also FAILED. */
@@ -193,10 +198,6 @@ static inline void nr_op_operands(int op, int *src, int *dst, int *self, int *go
     *dst = op == OP_R || op == OP_RCS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET || op == OP_RE
            || op == OP_RA || op == OP_GETRE;
 }
-
-/* Where threadblock tb is to run on the device: its planned CU (or die, by_die) after the
- * loopback shift. */
-static inline int nr_planned_unit(const struct nunart_ctx *ctx, const nr_tb *tb, int by_die);
 
 int nr_mask_has_bit(const uint32_t *mask, int words, int bit);
 int64_t nr_now_ns(void);

@@ -58,9 +58,9 @@ class MockDriverTest {
         String unit = backend.equals("hip") ? "die" : "CU";
         assertTrue(rep.get("placement-fidelity").startsWith("1.000 (2/2 threadblocks ran on their planned " + unit + ", device readback)"), rep.text());
         assertTrue(rep.text().contains("median-launch-us: pinned"), "timed launches leave the buffers verifiable: " + rep.text());
-        // 3 plain and 3 pinned timed launches, then the verified one; all on the default stream.
+        // 20 warm-up and 3 timed launches, plain and pinned, then the verified one; all on the default stream.
         String launch = backend.equals("hip") ? "hipModuleLaunchKernel" : "cuLaunchKernel";
-        assertEquals(7, r.trace().stream().filter(l -> l.startsWith(launch) && l.endsWith("stream=default")).count(), String.join("\n", r.trace()));
+        assertEquals(47, r.trace().stream().filter(l -> l.startsWith(launch) && l.endsWith("stream=default")).count(), String.join("\n", r.trace()));
     }
 
     @Test

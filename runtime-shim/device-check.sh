@@ -15,7 +15,8 @@
 #
 # Options: --launches N (timed launches per median, default 200, at least 200 for the record),
 #          --backend cuda|hip, --budget SECONDS (the whole run, default 280), --row-timeout S
-#          (each row, default 60), --prebuilt (use DIR/prebuilt instead of building).
+#          (each row, default 60), --build cmake|cc|prebuilt (how the runtime is had: default
+#          CMake, else the C compiler alone, else DIR/prebuilt; --prebuilt is --build prebuilt).
 # Environment: NUNAC_COMMAND (how --prepare runs nunac; default the checkout's ./nunac),
 #          NUNART_OPTIONS (extra runtime options), NUNART_NVRTC_LIBRARY (one NVRTC file), and the
 #          runtime's library overrides (docs/runtime.md) which also point it at fake drivers.
@@ -25,8 +26,8 @@
 #          prepared topology.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-mode="" dir="" out="" topo="${NUNAC_TOPO:-h200}" launches=200 backend="" budget=280 row_timeout=60 prebuilt=0
-usage() { echo "usage: $0 --prepare DIR [--topo NAME] | --run DIR [--out OUT] [--backend cuda|hip] [--launches N] [--budget S] [--row-timeout S] [--prebuilt] | [--launches N]" >&2; exit 2; }
+mode="" dir="" out="" topo="${NUNAC_TOPO:-h200}" launches=200 backend="" budget=280 row_timeout=60 build=""
+usage() { echo "usage: $0 --prepare DIR [--topo NAME] | --run DIR [--out OUT] [--backend cuda|hip] [--launches N] [--budget S] [--row-timeout S] [--build cmake|cc|prebuilt] | [--launches N]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare|--run) [ $# -ge 2 ] || usage; mode="${1#--}"; dir="$2"; shift 2 ;;
@@ -36,7 +37,8 @@ while [ $# -gt 0 ]; do
     --backend) [ $# -ge 2 ] || usage; backend="$2"; shift 2 ;;
     --budget) [ $# -ge 2 ] || usage; budget="$2"; shift 2 ;;
     --row-timeout) [ $# -ge 2 ] || usage; row_timeout="$2"; shift 2 ;;
-    --prebuilt) prebuilt=1; shift ;;
+    --build) [ $# -ge 2 ] || usage; build="$2"; shift 2 ;;
+    --prebuilt) build=prebuilt; shift ;;
     *) usage ;;
   esac
 done
@@ -164,17 +166,59 @@ find_nvrtc() {
   [ "$found" = 1 ] || say "no NVRTC found in a wheel or toolkit folder; the runtime searches the loader's path (NUNART_NVRTC_LIBRARY names a file)"
 }
 
+# The runtime with CMake, as the project builds it.
+build_cmake() {
+  local b="$out/build"
+  bounded 180 cmake -S "$dir/runtime" -B "$b" -DCMAKE_BUILD_TYPE=Release -DNUNART_BUILD_MOCKS=ON >"$out/build.log" 2>&1 &&
+    bounded 180 cmake --build "$b" -j "$(nproc 2>/dev/null || echo 2)" >>"$out/build.log" 2>&1
+}
+
+# The same with the C compiler alone (an old or missing CMake): the kernel source embedded as
+# embed.cmake does, the library, nunart-run and the fake drivers.
+build_cc() {
+  local src="$dir/runtime" b="$out/build" cc="${CC:-cc}" m="$dir/runtime/src/test/native"
+  command -v "$cc" >/dev/null 2>&1 || cc=gcc
+  mkdir -p "$b" && {
+    echo "/* Generated from src/kernels/executor.cu. */"
+    printf 'const char nr_kernel_source[] =\n'
+    awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "\"%s\\n\"\n", $0 } END { print ";" }' "$src/src/kernels/executor.cu"
+  } >"$b/nunart_kernel.c" || return 1
+  local flags=(-O2 -std=c11 -D_GNU_SOURCE -DNUNART_VERSION=\"device-check\" -fPIC -I "$src/include" -I "$src/src")
+  {
+    bounded 180 "$cc" "${flags[@]}" -shared -o "$b/libnunart.so" "$src"/src/{table,nunart,backend_host,gpu_exec,backend_cuda,backend_hip}.c \
+      "$b/nunart_kernel.c" -ldl -lpthread &&
+    bounded 60 "$cc" "${flags[@]}" -o "$b/nunart-run" "$src/tools/nunart_run.c" -L "$b" -lnunart -Wl,-rpath,'$ORIGIN' &&
+    bounded 60 "$cc" "${flags[@]}" -shared -o "$b/libnunart-mock-cuda.so" "$m/mock_cuda.c" "$m/mock_common.c" &&
+    bounded 60 "$cc" "${flags[@]}" -shared -o "$b/libnunart-mock-nvrtc.so" "$m/mock_rtc.c" "$m/mock_common.c" &&
+    bounded 60 "$cc" "${flags[@]}" -shared -o "$b/libnunart-mock-hip.so" "$m/mock_hip.c" "$m/mock_common.c" &&
+    bounded 60 "$cc" "${flags[@]}" -DMOCK_HIPRTC -shared -o "$b/libnunart-mock-hiprtc.so" "$m/mock_rtc.c" "$m/mock_common.c"
+  } >"$out/build.log" 2>&1
+}
+
+# The prebuilt runtime that --prepare carried.
+use_prebuilt() {
+  [ -x "$dir/prebuilt/nunart-run" ] || { say "no prebuilt runtime in $dir/prebuilt (prepare on a machine that built it)" >&2; return 1; }
+  run="$dir/prebuilt/nunart-run"
+  say "using the prebuilt runtime in $dir/prebuilt"
+}
+
+# --build picks one way; by default CMake, else (missing, too old, failing) the C compiler
+# alone, else the prebuilt runtime, each fallback said.
 build_runtime() {
-  local src="$dir/runtime" b="$out/build"
-  if [ "$prebuilt" = 0 ] && command -v cmake >/dev/null 2>&1 && { command -v "${CC:-cc}" >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; }; then
-    if bounded 180 cmake -S "$src" -B "$b" -DCMAKE_BUILD_TYPE=Release -DNUNART_BUILD_MOCKS=ON >"$out/build.log" 2>&1 &&
-       bounded 180 cmake --build "$b" -j "$(nproc 2>/dev/null || echo 2)" >>"$out/build.log" 2>&1; then
-      run="$b/nunart-run"; mocks="$b"; say "runtime built with CMake in $b"; return 0
-    fi
-    cat "$out/build.log" >&2; say "building the runtime failed (log: $out/build.log)" >&2; exit 2
-  fi
-  [ -x "$dir/prebuilt/nunart-run" ] || { say "no cmake and C compiler here, and no prebuilt runtime in $dir/prebuilt" >&2; exit 2; }
-  run="$dir/prebuilt/nunart-run"; mocks="$dir/prebuilt"; say "using the prebuilt runtime in $dir/prebuilt"
+  run="$out/build/nunart-run"
+  local cc="${CC:-cc}"
+  case "$build" in
+    cmake) build_cmake && { say "runtime built with CMake in $out/build"; return 0; } ;;
+    cc) build_cc && { say "runtime built with $cc alone in $out/build"; return 0; } ;;
+    prebuilt) use_prebuilt && return 0; exit 2 ;;
+    "")
+      if command -v cmake >/dev/null 2>&1 && build_cmake; then say "runtime built with CMake in $out/build"; return 0; fi
+      command -v cmake >/dev/null 2>&1 && say "the CMake build failed (log: $out/build.log); trying $cc alone"
+      if { command -v "$cc" >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; } && build_cc; then say "runtime built with $cc alone in $out/build"; return 0; fi
+      use_prebuilt && return 0 ;;
+    *) usage ;;
+  esac
+  cat "$out/build.log" >&2 2>/dev/null; say "building the runtime${build:+ ($build)} failed (log: $out/build.log)" >&2; exit 2
 }
 
 # The topology the GPU's name says (H100 SXM shares the H200's die and SM count).
@@ -190,7 +234,7 @@ describe_gpu() {
   local rc=$?
   sed 's/^/device-check: /' "$out/info.txt"
   [ $rc -eq 0 ] || { say "the $backend backend cannot open the device (see $out/info.txt)"; exit 3; }
-  gpu="$(sed -n 's/^device: \(.*\) (cc .*/\1/p; s/^device: \(.*\) ([0-9]* CUs.*/\1/p' "$out/info.txt" | head -1)"
+  gpu="$(sed -n 's/^device: \(.*\) (cc .*/\1/p; s/^device: \(.*\) (gfx[0-9a-f]*, .*/\1/p; s/^device: \(.*\) ([0-9]* CUs.*/\1/p' "$out/info.txt" | head -1)"
   clocks
 }
 

@@ -70,28 +70,39 @@ class DeviceCheckFlowTest {
         assertTrue(Files.readString(out.resolve("probe.csv")).lines().count() == 1 + 132 * 64);
     }
 
-    /** A run where the fake driver puts every block on SM 0 fails: fidelity below 1.000 is an error. */
+    /**
+     * A run where the fake driver puts every block on SM 0 fails: fidelity below 1.000 is an
+     * error. The runtime is built with the C compiler alone here (no CMake), as on a machine
+     * whose CMake is missing or too old.
+     */
     @Test
     void fidelityBelowOneFailsTheRun() throws Exception {
-        Path script = Repo.root().resolve("runtime-shim/device-check.sh");
-        Path prebuilt = Repo.root().resolve("runtime-shim/target/native");
-        assumeTrue(Files.isRegularFile(prebuilt.resolve("nunart-run")), "the native runtime was not built here");
-        Path dir = work.resolve("one");
+        Path shim = Repo.root().resolve("runtime-shim");
+        assumeTrue(Files.isRegularFile(shim.resolve("target/native/nunart-run")), "the native runtime was not built here");
+        Path dir = work.resolve("one"), src = dir.resolve("runtime");
         Files.createDirectories(dir.resolve("tables"));
         Files.writeString(dir.resolve("manifest"), "topology=h200\n");
-        Files.copy(Repo.root().resolve("runtime-shim/src/test/native/tables/custom-deps.txt"), dir.resolve("tables/custom-deps-nap+nar.txt"));
-        Files.writeString(dir.resolve("empty-steps.txt"), Files.readString(dir.resolve("tables/custom-deps-nap+nar.txt")));
-        Files.createDirectories(dir.resolve("prebuilt"));
-        for (String f : new String[] {"nunart-run", "libnunart.so", "libnunart-mock-cuda.so", "libnunart-mock-nvrtc.so"}) {
-            Files.copy(prebuilt.resolve(f), dir.resolve("prebuilt").resolve(f));
-        }
+        Path custom = shim.resolve("src/test/native/tables/custom-deps.txt");
+        Files.copy(custom, dir.resolve("tables/custom-deps-nap+nar.txt"));
+        Files.copy(custom, dir.resolve("empty-steps.txt"));
+        for (String d : new String[] {"include", "tools", "src/kernels", "src/test/native"}) copyFiles(shim.resolve(d), src.resolve(d));
+        copyFiles(shim.resolve("src"), src.resolve("src"));
         Map<String, String> env = Map.of(
-                "NUNART_CUDA_LIBRARY", dir.resolve("prebuilt/libnunart-mock-cuda.so").toString(),
-                "NUNART_NVRTC_LIBRARY", dir.resolve("prebuilt/libnunart-mock-nvrtc.so").toString(),
+                "NUNART_CUDA_LIBRARY", dir.resolve("out/build/libnunart-mock-cuda.so").toString(),
+                "NUNART_NVRTC_LIBRARY", dir.resolve("out/build/libnunart-mock-nvrtc.so").toString(),
                 "NUNART_MOCK_UNITS", "8", "NUNART_MOCK_CC", "10", "NUNART_MOCK_NAME", "NVIDIA H200", "NUNART_MOCK_LOCATION", "0");
-        Result run = bash(env, javaFreePath(), script.toString(), "--run", dir.toString(), "--prebuilt", "--launches", "2");
+        Result run = bash(env, javaFreePath(), shim.resolve("device-check.sh").toString(), "--run", dir.toString(), "--build", "cc", "--launches", "2");
         assertEquals(1, run.exit(), run.out());
+        assertTrue(run.out().contains("runtime built with cc alone"), run.out());
         assertTrue(run.out().contains("fidelity: 0.333 (1/3 threadblocks ran on their planned CU, device readback), below 1.000"), run.out());
+    }
+
+    /** The regular files of one folder (not below it). */
+    private static void copyFiles(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> s = Files.list(from)) {
+            for (Path f : s.filter(Files::isRegularFile).toList()) Files.copy(f, to.resolve(f.getFileName()));
+        }
     }
 
     private record Result(int exit, String out) {}

@@ -563,6 +563,17 @@ static nunart_status probe_launch(nunart_ctx *ctx, nr_gpu *g, probe_run *p, long
     size_t nrec = sizeof(long long) * (size_t) nloc * (size_t) (2 + 3 * naddr);
     if ((rc = o->alloc(g->drv, &p->buf, (size_t) bytes)) || (rc = o->memset32(g->drv, p->buf, 0, (size_t) bytes / 4)))
         return nr_fail(ctx, NUNART_E_MEMORY, "%s of %lld MiB for the latency probe (device %d): %s", o->call_alloc, bytes >> 20, ordinal, drv_err(g, rc));
+    /* Zeroing buf leaves its last lines in L2: zeroing a second buffer larger than any L2 here
+     * (H200 50 MB, B200 126 MB, MI300X's 256 MB Infinity Cache) pushes them out, so the probe's
+     * first loads come from memory. */
+    size_t flush_bytes = (size_t) (bytes < (512LL << 20) ? bytes : 512LL << 20);
+    nr_dptr flush = 0;
+    if ((rc = o->alloc(g->drv, &flush, flush_bytes)) || (rc = o->memset32(g->drv, flush, 0, flush_bytes / 4))) {
+        if (flush) o->free(g->drv, flush);
+        return nr_fail(ctx, NUNART_E_MEMORY, "%s of %zu MiB to clear L2 before the latency probe (device %d): %s", o->call_alloc, flush_bytes >> 20,
+                       ordinal, drv_err(g, rc));
+    }
+    o->free(g->drv, flush);
     if ((rc = o->alloc(g->drv, &p->owner, sizeof(int) * (size_t) nloc)) || (rc = o->memset32(g->drv, p->owner, 0, (size_t) nloc))
         || (rc = o->alloc(g->drv, &p->out, nrec)) || (rc = o->memset32(g->drv, p->out, 0, nrec / 4)))
         return nr_fail(ctx, NUNART_E_MEMORY, "%s for the latency probe's records (device %d): %s", o->call_alloc, ordinal, drv_err(g, rc));

@@ -100,4 +100,36 @@ class KernelSourceTest {
         // System-scope atomics appear as .sys in PTX only in the several-device variant.
         assertEquals(variant.startsWith("-D"), ptx.contains(".sys"), "system scope in the PTX of the " + variant + " variant");
     }
+
+    /**
+     * A cubin for sm_90 (H100/H200) and sm_100 (B200), as the runtime asks NVRTC for, keeps the
+     * executor at 32 registers or fewer: 8 blocks of 256 threads then fit on an SM (65,536
+     * registers), the threadblocks per SM the shipped specs plan for. More would lower the
+     * occupancy and make the runtime refuse plans with 8 threadblocks on an SM.
+     */
+    @ParameterizedTest(name = "nvcc -cubin {0}")
+    @ValueSource(strings = {"sm_90", "sm_100"})
+    void cubinFitsEightBlocksPerSm(String arch, @TempDir Path tmp) throws Exception {
+        Path src = Path.of(System.getProperty("nunac.repo", ".."), "runtime-shim/src/kernels/executor.cu");
+        Path nvcc = onPath("nvcc");
+        assumeTrue(Files.exists(src) && nvcc != null, "nvcc not on PATH: cubin register check skipped");
+        for (String variant : new String[] {"", "-DNR_MULTI=1"}) {
+            List<String> cmd = new ArrayList<>(List.of(nvcc.toString(), "-cubin", "-arch=" + arch, "--resource-usage", "-o", tmp.resolve("x.cubin").toString()));
+            if (!variant.isEmpty()) cmd.add(variant);
+            cmd.add(src.toString());
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assumeTrue(p.waitFor(120, TimeUnit.SECONDS), "nvcc did not finish in 120 s");
+            assertEquals(0, p.exitValue(), out);
+            // ptxas prints the properties of each kernel, then "Used N registers".
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("Function properties for (\\w+)[\\s\\S]*?Used (\\d+) registers").matcher(out);
+            int kernels = 0;
+            while (m.find()) {
+                kernels++;
+                assertTrue(Integer.parseInt(m.group(2)) <= 32, m.group(1) + " " + variant + " uses " + m.group(2) + " registers:\n" + out);
+            }
+            assertEquals(2, kernels, out);
+            assertTrue(!java.util.regex.Pattern.compile("[1-9]\\d* bytes spill").matcher(out).find(), "spills:\n" + out);
+        }
+    }
 }

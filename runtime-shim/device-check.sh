@@ -287,7 +287,8 @@ sanitize() {
   local table="$1" tool
   if ! command -v compute-sanitizer >/dev/null 2>&1; then say "compute-sanitizer: not on the PATH, racecheck and synccheck skipped"; return; fi
   for tool in racecheck synccheck; do
-    bounded 120 compute-sanitizer --tool "$tool" --error-exitcode 9 "$run" "$table" --backend "$backend" --options "${NUNART_OPTIONS:-} devices=1" \
+    # The tools slow the kernel many times over: a wait budget to match the row's bound.
+    bounded 120 compute-sanitizer --tool "$tool" --error-exitcode 9 "$run" "$table" --backend "$backend" --options "${NUNART_OPTIONS:-} devices=1 timeout_ms=100000" \
       >"$out/sanitizer-$tool.txt" 2>&1
     local rc=$?
     say "compute-sanitizer $tool on $(basename "$table" .txt): $( [ $rc -eq 0 ] && echo passed || echo "FAILED (exit $rc)"); $(grep -m1 'ERROR SUMMARY' "$out/sanitizer-$tool.txt" | sed 's/^=* *//')"

@@ -307,16 +307,21 @@ static void choose_target(cuda_t *c, char *opt, size_t cap, char *what, size_t w
     snprintf(what, wcap, "PTX for compute_%d, JIT-compiled by the driver (fallback: %s)", best, why);
 }
 
-static nunart_status compile(nunart_ctx *ctx, cuda_t *c) {
+/* NVRTC bound for the target choose_target picked: a driver runs PTX only from an NVRTC no newer
+ * than itself, minor version included. */
+static nunart_status bind_nvrtc(nunart_ctx *ctx, cuda_t *c, char *arch, size_t acap, char *what, size_t wcap) {
     if (!c->nvrtc) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s", c->nvrtc_why);
-    char arch[64], what[256];
-    choose_target(c, arch, sizeof arch, what, sizeof what);
-    /* A driver runs PTX only from an NVRTC no newer than itself, minor version included. */
+    choose_target(c, arch, acap, what, wcap);
     if (c->gpu.rtc.calls == NVRTC_PTX_CALLS && c->nvrtc_major * 1000 + c->nvrtc_minor * 10 > c->driver)
         return nr_fail(ctx, NUNART_E_UNAVAILABLE, "NVRTC %d.%d (%s) can give only PTX here (%s), and the driver (CUDA %d.%d) does not load PTX "
                        "from a newer NVRTC (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)", c->nvrtc_major, c->nvrtc_minor, c->nvrtc_file, what,
                        c->driver / 1000, c->driver % 1000 / 10);
-    nunart_status st = nr_rtc_bind(ctx, &c->gpu.rtc, c->nvrtc, c->nvrtc_file, 0);
+    return nr_rtc_bind(ctx, &c->gpu.rtc, c->nvrtc, c->nvrtc_file, 0);
+}
+
+static nunart_status compile(nunart_ctx *ctx, cuda_t *c) {
+    char arch[64], what[256];
+    nunart_status st = bind_nvrtc(ctx, c, arch, sizeof arch, what, sizeof what);
     if (st) return st;
     const char *opts[] = {arch};
     if ((st = nr_gpu_compile(ctx, &c->gpu, opts, 1))) return st;
@@ -352,10 +357,8 @@ static nunart_status cuda_probe(nunart_ctx *ctx, long long bytes, int naddr, int
     /* %smid need not be contiguous (PTX ISA): room for twice the SM count. */
     *nloc = 2 * c->sms;
     if (!rec) return NUNART_OK;
-    if (!c->nvrtc) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s", c->nvrtc_why);
     char arch[64], what[256];
-    choose_target(c, arch, sizeof arch, what, sizeof what);
-    nunart_status st = nr_rtc_bind(ctx, &c->gpu.rtc, c->nvrtc, c->nvrtc_file, 0);
+    nunart_status st = bind_nvrtc(ctx, c, arch, sizeof arch, what, sizeof what);
     const char *opts[] = {arch};
     return st ? st : nr_gpu_probe(ctx, &c->gpu, opts, 1, bytes, naddr, reps, *nloc, rec);
 }

@@ -53,8 +53,7 @@ static const char *lib(const char *name) {
 /* A clean fake environment: every NUNART_MOCK_ variable the tests set is reset here. */
 static void fakes(const char *backend, int units, int devices, const char *cc) {
     static const char *vars[] = {"NUNART_MOCK_CC", "NUNART_MOCK_CC_MINOR", "NUNART_MOCK_OCCUPANCY", "NUNART_MOCK_DRIVER_VERSION",
-                                 "NUNART_MOCK_NVRTC_VERSION", "NUNART_MOCK_HIPRTC_VERSION", "NUNART_MOCK_NVRTC_ARCHS", "NUNART_KFD_TOPOLOGY",
-                                 "NUNART_MOCK_LOCATION"};
+                                 "NUNART_MOCK_NVRTC_VERSION", "NUNART_MOCK_HIPRTC_VERSION", "NUNART_MOCK_NVRTC_ARCHS", "NUNART_MOCK_LOCATION"};
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) unsetenv(vars[i]);
     char n[32];
     snprintf(n, sizeof n, "%d", units);
@@ -62,6 +61,10 @@ static void fakes(const char *backend, int units, int devices, const char *cc) {
     snprintf(n, sizeof n, "%d", devices);
     setenv("NUNART_MOCK_DEVICES", n, 1);
     if (cc) setenv("NUNART_MOCK_CC", cc, 1);
+    /* No KFD topology unless a test writes one: whatever GPU this machine has stays out. */
+    char none[4096];
+    snprintf(none, sizeof none, "%s/no-kfd-topology", scratch);
+    setenv("NUNART_KFD_TOPOLOGY", none, 1);
     int hip = !strcmp(backend, "hip");
     setenv(hip ? "NUNART_HIP_LIBRARY" : "NUNART_CUDA_LIBRARY", lib(hip ? "hip" : "cuda"), 1);
     setenv(hip ? "NUNART_HIPRTC_LIBRARY" : "NUNART_NVRTC_LIBRARY", lib(hip ? "hiprtc" : "nvrtc"), 1);
@@ -248,7 +251,6 @@ static void test_hip_kfd(const char *table) {
     kfd(root, 110000);
     expect("unknown target", run(table, "hip", NULL, NULL, line, sizeof line), NUNART_E_UNAVAILABLE, line,
            "target gfx1100 is not one the executor is built for");
-    unsetenv("NUNART_KFD_TOPOLOGY");
 }
 
 /* ---- the latency probe ---- */

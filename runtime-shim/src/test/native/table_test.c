@@ -140,6 +140,9 @@ static void set_mocks(const char *backend, int units, int devices) {
         snprintf(path, sizeof path, "%s/libnunart-mock-%s.so", mocks, l[1]);
         setenv(l[0], path, 1);
     }
+    /* No KFD topology: the shape comes from the options, whatever GPU this machine has. */
+    snprintf(path, sizeof path, "%s/no-kfd-topology", mocks);
+    setenv("NUNART_KFD_TOPOLOGY", path, 1);
     snprintf(n, sizeof n, "%d", units);
     setenv("NUNART_MOCK_UNITS", n, 1);
     snprintf(n, sizeof n, "%d", devices);

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Device check in two halves, so that a GPU machine needs neither a JDK nor a network:
 #
-#   device-check.sh --prepare DIR [--topo NAME]      here, with the JDK: compiles every example at
-#       8 ranks under ua, nap and nap+nar for the topology (default h200) and writes the launch
-#       tables, a table of empty steps (dispatcher overhead), the runtime's sources, a prebuilt
-#       runtime when there is one, and this script into DIR.
+#   device-check.sh --prepare DIR [--topo NAME,...]  here, with the JDK: compiles every example at
+#       8 ranks under ua, nap and nap+nar for each topology (default h200,b200: H100, H200 and
+#       B200 machines) and writes the launch tables and a table of empty steps (dispatcher
+#       overhead) per topology, the runtime's sources, a prebuilt runtime when there is one, and
+#       this script into DIR.
 #   device-check.sh --run DIR [--out OUT]            there, with CMake and a C compiler (or the
 #       prebuilt runtime) and the GPU: builds the runtime, prints the GPU, driver, CUDA and NVRTC
 #       versions, runs the latency probe (writes OUT/TOPO-measured.json, a --topo-override
-#       fragment), the empty-step overhead and every table, one row under compute-sanitizer
+#       fragment), the empty-step overhead and every table of the topology the GPU's name
+#       matches (H100 and H200: h200, B200: b200), one row under compute-sanitizer
 #       racecheck and synccheck when it is on the PATH, and prints one table. Everything goes
 #       under OUT (default DIR/out). No Java; Python only helps to find the NVRTC wheel.
 #   device-check.sh [--launches N]                   both on one machine (a temporary DIR).
@@ -26,8 +28,8 @@
 #          prepared topology.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-mode="" dir="" out="" topo="${NUNAC_TOPO:-h200}" launches=200 backend="" budget=280 row_timeout=60 build=""
-usage() { echo "usage: $0 --prepare DIR [--topo NAME] | --run DIR [--out OUT] [--backend cuda|hip] [--launches N] [--budget S] [--row-timeout S] [--build cmake|cc|prebuilt] | [--launches N]" >&2; exit 2; }
+mode="" dir="" out="" topo="${NUNAC_TOPO:-h200,b200}" launches=200 backend="" budget=280 row_timeout=60 build=""
+usage() { echo "usage: $0 --prepare DIR [--topo NAME,...] | --run DIR [--out OUT] [--backend cuda|hip] [--launches N] [--budget S] [--row-timeout S] [--build cmake|cc|prebuilt] | [--launches N]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare|--run) [ $# -ge 2 ] || usage; mode="${1#--}"; dir="$2"; shift 2 ;;
@@ -88,35 +90,42 @@ copy_runtime() {
   fi
 }
 
-prepare() {
-  local root nunac first="" n=0
-  root="$(cd "$here/.." && pwd)"
-  read -r -a nunac <<<"${NUNAC_COMMAND:-$root/nunac}"
-  mkdir -p "$dir/tables" || { say "cannot create $dir"; exit 2; }
+# One topology's tables: every example under every policy, and the empty-step table.
+prepare_topology() {
+  local t="$1" first="" n=0
+  mkdir -p "$dir/$t/tables" || { say "cannot create $dir/$t"; exit 2; }
   for plan in "$root"/examples/*.msccl; do
     for policy in "${policies[@]}"; do
       local name tmp
       name="$(basename "$plan" .msccl)-$policy"
-      tmp="$dir/tables/.$name"
-      if ! "${nunac[@]}" "$plan" --topo "$topo" -D ranks=8 --policy "$policy" --emit launch -o "$tmp" >/dev/null 2>"$tmp.err"; then
-        say "compiling $name for $topo failed: $(head -1 "$tmp.err")" >&2; exit 2
+      tmp="$dir/$t/tables/.$name"
+      if ! "${nunac[@]}" "$plan" --topo "$t" -D ranks=8 --policy "$policy" --emit launch -o "$tmp" >/dev/null 2>"$tmp.err"; then
+        say "compiling $name for $t failed: $(head -1 "$tmp.err")" >&2; exit 2
       fi
-      mv "$tmp/launch.txt" "$dir/tables/$name.txt" && rm -rf "$tmp" "$tmp.err"
-      first="${first:-$dir/tables/$name.txt}"
+      mv "$tmp/launch.txt" "$dir/$t/tables/$name.txt" && rm -rf "$tmp" "$tmp.err"
+      first="${first:-$dir/$t/tables/$name.txt}"
       n=$((n + 1))
     done
   done
   [ -n "$first" ] || { say "no examples found under $root/examples" >&2; exit 2; }
-  empty_table "$(grep -m1 '^device ' "$first")" >"$dir/empty-steps.txt"
+  empty_table "$(grep -m1 '^device ' "$first")" >"$dir/$t/empty-steps.txt"
+  say "prepared $n launch tables for $t and its empty-step table"
+}
+
+prepare() {
+  root="$(cd "$here/.." && pwd)"
+  read -r -a nunac <<<"${NUNAC_COMMAND:-$root/nunac}"
+  mkdir -p "$dir" || { say "cannot create $dir"; exit 2; }
+  local t
+  for t in ${topo//,/ }; do prepare_topology "$t"; done
   copy_runtime "$dir" || { say "copying the runtime's sources into $dir failed" >&2; exit 2; }
   cp "$here/device-check.sh" "$dir/device-check.sh"
   {
-    echo "topology=$topo"
-    echo "tables=$n"
+    echo "topologies=$topo"
     echo "prepared=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
   } >"$dir/manifest"
-  say "prepared $n launch tables for $topo, the empty-step table and the runtime in $dir"
+  say "prepared $dir: the runtime's sources, this script and a manifest"
   say "on the GPU machine: bash $(basename "$dir")/device-check.sh --run $(basename "$dir")"
 }
 
@@ -244,15 +253,15 @@ clocks() {
   fi
 }
 
+# The GPU's topology must be one the folder was prepared for; its tables are then run.
 check_topology() {
-  local want
-  want="$(sed -n 's/^topology=//p' "$dir/manifest")"
-  topo="${want:-$topo}"
-  local match
-  match="$(topology_of "$gpu")"
-  if [ "$match" != "$topo" ]; then
-    say "found '$gpu', whose topology is '${match:-none bundled}', but $dir was prepared for '$topo' (--prepare DIR --topo NAME)"; exit 4
+  local prepared
+  prepared="$(sed -n 's/^topologies=//p' "$dir/manifest")"
+  topo="$(topology_of "$gpu")"
+  if [ -z "$topo" ] || [[ ",$prepared," != *",$topo,"* ]] || [ ! -d "$dir/$topo/tables" ]; then
+    say "found '$gpu', whose topology is '${topo:-none bundled}', but $dir was prepared for '$prepared' (--prepare DIR --topo NAME)"; exit 4
   fi
+  say "topology $topo (from the GPU's name): $(ls "$dir/$topo/tables" | wc -l) tables"
 }
 
 probe() {
@@ -312,12 +321,12 @@ run_check() {
   probe
   say "$launches timed launches per figure after 20 warm-up launches; times in microseconds, min/median/p90$([ "$launches" -lt 200 ] && echo "; fewer than 200: not figures for the record")"
   printf '%-34s %-7s %-8s %-18s %-22s %-22s\n' row fidelity data "SMs (max %smid/n)" pinned-us plain-us
-  row empty-steps "$dir/empty-steps.txt"
+  row empty-steps "$dir/$topo/empty-steps.txt"
   # The same with every resident slot filled: whether the hardware gives every SM blocks.
-  row empty-steps-full "$dir/empty-steps.txt" pinned_grid=full
-  for table in "$dir"/tables/*.txt; do row "$(basename "$table" .txt)" "$table"; done
+  row empty-steps-full "$dir/$topo/empty-steps.txt" pinned_grid=full
+  for table in "$dir/$topo"/tables/*.txt; do row "$(basename "$table" .txt)" "$table"; done
   clocks
-  sanitize "$(ls "$dir"/tables/*-nap+nar.txt | head -1)"
+  sanitize "$(ls "$dir/$topo"/tables/*-nap+nar.txt | head -1)"
   say "finished in ${SECONDS} s; reports under $out; exit $status"
   exit $status
 }

@@ -37,10 +37,17 @@ class DeviceCheckFlowTest {
                 "the native runtime was not built here (no cmake or C compiler): the device-check flow is not testable");
         Path dir = work.resolve("check"), out = work.resolve("out");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Result prep = bash(Map.of("NUNAC_COMMAND", java + " -cp " + System.getProperty("java.class.path") + " dev.nunac.cli.Main"),
+        // C1 alone, as the nunac launcher runs a compile: 30 short JVMs start sooner.
+        String nunac = java + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp " + System.getProperty("java.class.path") + " dev.nunac.cli.Main";
+        Result prep = bash(Map.of("NUNAC_COMMAND", nunac),
                 null, script.toString(), "--prepare", dir.toString());
         assertEquals(0, prep.exit(), prep.out());
         assertTrue(Files.isRegularFile(dir.resolve("device-check.sh")) && Files.isRegularFile(dir.resolve("runtime/CMakeLists.txt")), prep.out());
+        // By default for both NVIDIA specs, so one folder serves H100, H200 and B200 machines.
+        for (String t : new String[] {"h200", "b200"}) {
+            assertEquals(15, Repo.files(dir.resolve(t).resolve("tables"), ".txt").size(), prep.out());
+            assertTrue(Files.isRegularFile(dir.resolve(t).resolve("empty-steps.txt")), prep.out());
+        }
 
         Path bin = javaFreePath();
         Map<String, String> env = Map.of(
@@ -55,6 +62,7 @@ class DeviceCheckFlowTest {
         assertTrue(o.contains("java on the PATH: no"), o);
         assertTrue(o.contains("runtime built with CMake"), o);
         assertTrue(o.contains("device: NVIDIA H200 (cc 9.0, 132 SMs"), o);
+        assertTrue(o.contains("topology h200 (from the GPU's name): 15 tables"), o);
         assertTrue(o.contains("platform: NVIDIA driver") && o.contains("CUDA 13.0") && o.contains("NVRTC 13.0"), o);
         assertTrue(o.contains("compute-sanitizer racecheck on ") && o.contains("compute-sanitizer synccheck on "), o);
         List<String> rows = o.lines().filter(l -> l.matches("^[a-z-]+(\\+nar|-ua|-nap|-steps|-full) .*")).toList();
@@ -80,11 +88,11 @@ class DeviceCheckFlowTest {
         Path shim = Repo.root().resolve("runtime-shim");
         assumeTrue(Files.isRegularFile(shim.resolve("target/native/nunart-run")), "the native runtime was not built here");
         Path dir = work.resolve("one"), src = dir.resolve("runtime");
-        Files.createDirectories(dir.resolve("tables"));
-        Files.writeString(dir.resolve("manifest"), "topology=h200\n");
+        Files.createDirectories(dir.resolve("h200/tables"));
+        Files.writeString(dir.resolve("manifest"), "topologies=h200\n");
         Path custom = shim.resolve("src/test/native/tables/custom-deps.txt");
-        Files.copy(custom, dir.resolve("tables/custom-deps-nap+nar.txt"));
-        Files.copy(custom, dir.resolve("empty-steps.txt"));
+        Files.copy(custom, dir.resolve("h200/tables/custom-deps-nap+nar.txt"));
+        Files.copy(custom, dir.resolve("h200/empty-steps.txt"));
         for (String d : new String[] {"include", "tools", "src/kernels", "src/test/native"}) copyFiles(shim.resolve(d), src.resolve(d));
         copyFiles(shim.resolve("src"), src.resolve("src"));
         Map<String, String> env = Map.of(

@@ -59,6 +59,6 @@ if ! ctest --test-dir "$build" --output-on-failure; then
   exit 1
 fi
 # What each test printed last: counts, and the fuzz's inputs and time.
-grep -h '^nunart-native-test:\|^nunart-table-fuzz:' "$build/Testing/Temporary/LastTest.log" | sed 's/^/nunac-runtime: /' || true
+grep -h '^nunart-native-test:\|^nunart-driver-test:\|^nunart-table-fuzz:' "$build/Testing/Temporary/LastTest.log" | sed 's/^/nunac-runtime: /' || true
 if [ "$sanitize" = ON ]; then mode="under ASan + UBSan$([ "$leaks" = 1 ] && echo " with leak checks")"; else mode="without sanitizers"; fi
 say "native tests passed $mode (build ${built} s, tests $((SECONDS - start - built)) s)"

@@ -70,6 +70,9 @@ typedef struct nunart_ctx nunart_ctx;
  *                     the table was placed for
  *   timeout_ms=N      bound on one launch (default 20000); a plan that waits longer fails
  *   mem_limit_mb=N    bound on all buffers of one context (default 4096, at most 1048576)
+ *   pinned_grid=tight|full  a pinned launch's blocks per SM (XCD on HIP): tight (default) one more
+ *                     than the most threadblocks planned on one, full every slot the occupancy
+ *                     API says is resident at once (every unit surely receives blocks)
  *   arch=NAME         HIP: hipRTC's target (--offload-arch=NAME, e.g. gfx942); by default
  *                     hipRTC compiles for the current device (the report says which applied)
  * The GPU runtimes are opened with dlopen; the environment variables NUNART_CUDA_LIBRARY,
@@ -105,6 +108,24 @@ nunart_status nunart_verify(nunart_ctx *ctx);
  * *median_us receives the median. The buffers are then refilled as nunart_alloc() left them,
  * so a following launch verifies; the state is unchanged. */
 nunart_status nunart_time_launches(nunart_ctx *ctx, int n, int pinned, double *median_us);
+
+/* Like nunart_time_launches, after `warmup` untimed launches: stats[0..2] receive the minimum,
+ * the median and the 90th percentile (nearest rank) of the n timed launches, in microseconds. */
+nunart_status nunart_time_stats(nunart_ctx *ctx, int warmup, int n, int pinned, double *stats);
+
+/* Latency probe (the NUNA paper's section 3.2 method): from each SM (CUDA) or XCD (HIP) of the
+ * first device, the latency of loads and atomics to `naddr` addresses spread evenly over `mib`
+ * MiB of device memory, with dependent chains of `reps`. Needs an OPENED context (no table);
+ * the state is unchanged on success. *nloc receives the number of locations; with out NULL
+ * nothing runs. Otherwise out (cap doubles, at least nloc * (1 + 3 * naddr)) receives per
+ * location its clock in MHz (0: no block ran there) and per address the first load (cold, from
+ * memory), the mean load of the chain (warm) and the mean atomic add, in nanoseconds, converted
+ * with that location's clock measured against the device timer. NUNART_E_UNSUPPORTED on host. */
+nunart_status nunart_probe_latency(nunart_ctx *ctx, int mib, int naddr, int reps, double *out, size_t cap, int *nloc);
+
+/* The status of the last call on ctx (NUNART_OK after success), for bindings that keep the
+ * error's kind. */
+nunart_status nunart_last_status(const nunart_ctx *ctx);
 
 /* The realised grid order of `rank`: slots[s] = threadblock at grid slot s, -1 for padding.
  * *n receives the slot count; at most `cap` entries are written. Needs VALIDATED or later. */

@@ -1,8 +1,10 @@
 /* CUDA backend: the driver API and NVRTC are loaded at run time (dlopen; NUNART_CUDA_LIBRARY and
  * NUNART_NVRTC_LIBRARY override the files), so the library builds and runs without the toolkit.
- * The embedded executor is compiled by NVRTC for the device found; pinned launches use its
- * %smid dispatcher (exact SM placement, read back). The executor itself is gpu_exec.c; this file
- * supplies the driver calls. */
+ * The embedded executor is compiled by NVRTC to a cubin for the device's sm_XY, with an NVRTC
+ * whose major version the driver supports (PTX only as a stated fallback); pinned launches use
+ * its %smid dispatcher (exact SM placement, read back). Every entry point runs with the first
+ * device's primary context pushed and pops it on the way out, so the caller's context stays
+ * current. The executor itself is gpu_exec.c; this file supplies the driver calls. */
 #include "gpu_exec.h"
 
 #include <dlfcn.h>
@@ -21,6 +23,10 @@ typedef struct {
     int (*PrimaryCtxRetain)(void **, int);
     int (*PrimaryCtxRelease)(int);
     int (*CtxSetCurrent)(void *);
+    int (*CtxPushCurrent)(void *);
+    int (*CtxPopCurrent)(void **);
+    int (*DriverGetVersion)(int *);
+    int (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *, void *, int, size_t);
     int (*CtxSynchronize)(void);
     int (*MemAlloc)(nr_dptr *, size_t);
     int (*MemFree)(nr_dptr);
@@ -41,6 +47,11 @@ typedef struct {
     int dev[NR_MAX_DEVICES];         /* CUdevice of each visible device */
     void *cuctx[NR_MAX_DEVICES];     /* its primary context, retained when first selected */
     int sms, cc_major, cc_minor;     /* of the first device (the executor is compiled for it) */
+    int driver;                      /* cuDriverGetVersion: 1000 * major + 10 * minor */
+    void *nvrtc;                     /* NVRTC, found at open (NULL: nvrtc_why says why) */
+    char nvrtc_file[192], nvrtc_why[640];
+    int nvrtc_major, nvrtc_minor;
+    int entered;                     /* a context pushed by enter, popped by leave */
 } cuda_t;
 
 #define CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED 704
@@ -69,6 +80,9 @@ static int c_launch(void *d, void *f, unsigned grid, unsigned block, void **args
     return ((cuda_t *) d)->LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, args, NULL);
 }
 static int c_sync(void *d) { return ((cuda_t *) d)->CtxSynchronize(); }
+static int c_occupancy(void *d, int *n, void *f, unsigned block) {
+    return ((cuda_t *) d)->OccupancyMaxActiveBlocksPerMultiprocessor(n, f, (int) block, 0);
+}
 static int c_select(void *d, int ordinal) {
     void *cx = NULL;
     int rc = c_context(d, ordinal, &cx);
@@ -99,18 +113,24 @@ static const char *c_error(void *d, int rc) {
 
 static const nr_gpu_ops CUDA_OPS = {
     .rtc_name = "NVRTC", .loc_reg = "%smid", .unit = "SM", .place_by_die = 0, .read_hw_id = 0,
-    .ticks_per_us = 1000, /* clock64 cycles at >= 1 GHz */
+    .ticks_per_us = 1000, .timer = "%globaltimer, nanoseconds", /* independent of the SM clock */
     .call_alloc = "cuMemAlloc", .call_htod = "cuMemcpyHtoD", .call_dtoh = "cuMemcpyDtoH", .call_memset = "cuMemsetD32",
     .call_load = "cuModuleLoadData", .call_function = "cuModuleGetFunction", .call_launch = "cuLaunchKernel",
     .call_sync = "cuCtxSynchronize", .call_select = "cuCtxSetCurrent", .call_can_peer = "cuDeviceCanAccessPeer",
     .call_enable_peer = "cuCtxEnablePeerAccess", .call_host_alloc = "cuMemHostAlloc", .call_host_map = "cuMemHostGetDevicePointer",
-    .alloc = c_alloc, .free = c_free, .htod = c_htod, .dtoh = c_dtoh, .memset32 = c_memset, .load = c_load,
+    .call_occupancy = "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+    .occupancy = c_occupancy, .alloc = c_alloc, .free = c_free, .htod = c_htod, .dtoh = c_dtoh, .memset32 = c_memset, .load = c_load,
     .unload = c_unload, .function = c_function, .launch = c_launch, .sync = c_sync, .error = c_error,
     .select = c_select, .can_peer = c_can_peer, .enable_peer = c_enable_peer, .host_alloc = c_host_alloc,
     .host_free = c_host_free, .host_map = c_host_map,
 };
 
-static const char *const NVRTC_CALLS[NR_RTC_NCALLS] = {
+/* NVRTC's calls when it gives cubins (11.1 and later), and when it gives only PTX. */
+static const char *const NVRTC_CUBIN_CALLS[NR_RTC_NCALLS] = {
+    "nvrtcCreateProgram", "nvrtcCompileProgram", "nvrtcGetCUBINSize", "nvrtcGetCUBIN",
+    "nvrtcGetProgramLogSize", "nvrtcGetProgramLog", "nvrtcDestroyProgram", "nvrtcGetErrorString",
+};
+static const char *const NVRTC_PTX_CALLS[NR_RTC_NCALLS] = {
     "nvrtcCreateProgram", "nvrtcCompileProgram", "nvrtcGetPTXSize", "nvrtcGetPTX",
     "nvrtcGetProgramLogSize", "nvrtcGetProgramLog", "nvrtcDestroyProgram", "nvrtcGetErrorString",
 };
@@ -125,6 +145,10 @@ static nunart_status load_symbols(nunart_ctx *ctx, cuda_t *c) {
         {"cuDevicePrimaryCtxRetain", (void **) &c->PrimaryCtxRetain},
         {"cuDevicePrimaryCtxRelease_v2", (void **) &c->PrimaryCtxRelease},
         {"cuCtxSetCurrent", (void **) &c->CtxSetCurrent},
+        {"cuCtxPushCurrent_v2", (void **) &c->CtxPushCurrent},
+        {"cuCtxPopCurrent_v2", (void **) &c->CtxPopCurrent},
+        {"cuDriverGetVersion", (void **) &c->DriverGetVersion},
+        {"cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **) &c->OccupancyMaxActiveBlocksPerMultiprocessor},
         {"cuCtxSynchronize", (void **) &c->CtxSynchronize},
         {"cuMemAlloc_v2", (void **) &c->MemAlloc},
         {"cuMemFree_v2", (void **) &c->MemFree},
@@ -165,13 +189,47 @@ static void describe(cuda_t *c, int k, nr_device *d) {
              dies > 1 ? "s" : "");
 }
 
+/* NVRTC file names to try, newest first, none newer than the driver: code from a newer NVRTC
+ * does not load (PTX: CUDA_ERROR_UNSUPPORTED_PTX_VERSION). The unversioned name comes last and
+ * is checked like any other once loaded. */
+static int nvrtc_names(int driver_major, char names[][32], int cap) {
+    int n = 0;
+    for (int m = driver_major; m >= 11 && n < cap - 1; m--) snprintf(names[n++], 32, m == 11 ? "libnvrtc.so.11.2" : "libnvrtc.so.%d", m);
+    snprintf(names[n++], 32, "libnvrtc.so");
+    return n;
+}
+
+/* Finds NVRTC and its version; the reason it is unusable goes to nvrtc_why, for alloc. */
+static void find_nvrtc(cuda_t *c) {
+    char names[16][32];
+    const char *ptrs[16];
+    int n = nvrtc_names(c->driver / 1000, names, 16);
+    for (int i = 0; i < n; i++) ptrs[i] = names[i];
+    char why[512];
+    void *lib = nr_dlopen("NUNART_NVRTC_LIBRARY", ptrs, n, c->nvrtc_file, sizeof c->nvrtc_file, why, sizeof why);
+    if (!lib) { snprintf(c->nvrtc_why, sizeof c->nvrtc_why, "NVRTC not found (%s): the executor cannot be compiled at run time", why); return; }
+    int (*version)(int *, int *) = (int (*)(int *, int *)) dlsym(lib, "nvrtcVersion");
+    if (!version || version(&c->nvrtc_major, &c->nvrtc_minor)) {
+        snprintf(c->nvrtc_why, sizeof c->nvrtc_why, "%s lacks a working nvrtcVersion, so whether the driver runs its code is unknown", c->nvrtc_file);
+        dlclose(lib);
+        return;
+    }
+    if (c->nvrtc_major > c->driver / 1000) {
+        snprintf(c->nvrtc_why, sizeof c->nvrtc_why, "NVRTC %d.%d (%s) is newer than the driver, which runs CUDA %d.%d (cuDriverGetVersion %d): "
+                 "code it compiles does not load there; use an NVRTC of major %d or older (NUNART_NVRTC_LIBRARY names the file)",
+                 c->nvrtc_major, c->nvrtc_minor, c->nvrtc_file, c->driver / 1000, c->driver % 1000 / 10, c->driver, c->driver / 1000);
+        dlclose(lib);
+        return;
+    }
+    c->nvrtc = lib;
+}
+
 static nunart_status cuda_open(nunart_ctx *ctx) {
     cuda_t *c = calloc(1, sizeof *c);
     if (!c) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
     ctx->be_state = c;
     c->gpu.ops = &CUDA_OPS;
     c->gpu.drv = c;
-    c->gpu.rtc.calls = NVRTC_CALLS;
     static const char *const names[] = {"libcuda.so.1"};
     char why[512];
     c->lib = nr_dlopen("NUNART_CUDA_LIBRARY", names, 1, c->lib_file, sizeof c->lib_file, why, sizeof why);
@@ -180,6 +238,7 @@ static nunart_status cuda_open(nunart_ctx *ctx) {
     if (st) return st;
     int rc = c->Init(0), n = 0;
     if (rc) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "cuInit failed: %s", c_error(c, rc));
+    if ((rc = c->DriverGetVersion(&c->driver))) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "cuDriverGetVersion failed: %s", c_error(c, rc));
     if ((rc = c->DeviceGetCount(&n)) || n == 0) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "no CUDA device found");
     if (ctx->device_ordinal >= n) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "device %d requested, %d present", ctx->device_ordinal, n);
     c->first = ctx->device_ordinal;
@@ -188,23 +247,86 @@ static nunart_status cuda_open(nunart_ctx *ctx) {
     for (int k = 0; k < c->nvis; k++) describe(c, k, &ctx->devs[k]);
     ctx->dev = ctx->devs[0];
     snprintf(ctx->dev.name, sizeof ctx->dev.name, "%.140s, loopback ranks", ctx->devs[0].name);
-    if ((rc = c_select(c, c->first)))
-        return nr_fail(ctx, NUNART_E_UNAVAILABLE, "cannot create a context: %s", c_error(c, rc));
+    /* The primary context is retained here and made current only inside each call. */
+    void *cx = NULL;
+    if ((rc = c_context(c, c->first, &cx))) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "cannot retain the primary context: %s", c_error(c, rc));
+    find_nvrtc(c);
+    int k = snprintf(ctx->platform, sizeof ctx->platform, "NVIDIA driver %s, CUDA %d.%d (cuDriverGetVersion %d); ", c->lib_file,
+                     c->driver / 1000, c->driver % 1000 / 10, c->driver);
+    if (c->nvrtc) snprintf(ctx->platform + k, sizeof ctx->platform - (size_t) k, "NVRTC %d.%d (%s)", c->nvrtc_major, c->nvrtc_minor, c->nvrtc_file);
+    else snprintf(ctx->platform + k, sizeof ctx->platform - (size_t) k, "NVRTC unusable: %s", c->nvrtc_why);
     return NUNART_OK;
 }
 
+static nunart_status cuda_enter(nunart_ctx *ctx) {
+    cuda_t *c = ctx->be_state;
+    void *cx = NULL;
+    int rc = c_context(c, c->first, &cx);
+    if (!rc) rc = c->CtxPushCurrent(cx);
+    if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "cuCtxPushCurrent (device %d's primary context): %s", c->first, c_error(c, rc));
+    c->entered = 1;
+    return NUNART_OK;
+}
+
+static void cuda_leave(nunart_ctx *ctx) {
+    cuda_t *c = ctx->be_state;
+    void *cx = NULL;
+    if (c && c->entered) c->CtxPopCurrent(&cx);
+    if (c) c->entered = 0;
+}
+
+/* The cubin target for the device (sm_XY), or, as the stated fallback, PTX for the newest
+ * compute_XY NVRTC knows at or below it (an NVRTC without cubin output, or older than the
+ * device). Sets the option, the calls that fetch the code, and what the report says. */
+static void choose_target(cuda_t *c, char *opt, size_t cap, char *what, size_t wcap) {
+    int cc = c->cc_major * 10 + c->cc_minor, best = cc, listed = 1;
+    int (*count)(int *) = (int (*)(int *)) dlsym(c->nvrtc, "nvrtcGetNumSupportedArchs");
+    int (*archs)(int *) = (int (*)(int *)) dlsym(c->nvrtc, "nvrtcGetSupportedArchs");
+    int n = 0, list[128];
+    if (count && archs && !count(&n) && n > 0 && n <= 128 && !archs(list)) {
+        listed = 0;
+        best = 0;
+        for (int i = 0; i < n; i++) {
+            if (list[i] == cc) listed = 1;
+            if (list[i] <= cc && list[i] > best) best = list[i];
+        }
+    }
+    int cubin = dlsym(c->nvrtc, "nvrtcGetCUBIN") != NULL;
+    if (cubin && listed) {
+        c->gpu.rtc.calls = NVRTC_CUBIN_CALLS;
+        snprintf(opt, cap, "--gpu-architecture=sm_%d", cc);
+        snprintf(what, wcap, "a cubin for sm_%d (the device's compute capability)", cc);
+        return;
+    }
+    c->gpu.rtc.calls = NVRTC_PTX_CALLS;
+    if (!best) best = cc;
+    snprintf(opt, cap, "--gpu-architecture=compute_%d", best);
+    char why[96];
+    if (!cubin) snprintf(why, sizeof why, "this NVRTC has no cubin output");
+    else snprintf(why, sizeof why, "sm_%d is not among this NVRTC's targets", cc);
+    snprintf(what, wcap, "PTX for compute_%d, JIT-compiled by the driver (fallback: %s)", best, why);
+}
+
+/* NVRTC bound for the target choose_target picked: a driver runs PTX only from an NVRTC no newer
+ * than itself, minor version included. */
+static nunart_status bind_nvrtc(nunart_ctx *ctx, cuda_t *c, char *arch, size_t acap, char *what, size_t wcap) {
+    if (!c->nvrtc) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s", c->nvrtc_why);
+    choose_target(c, arch, acap, what, wcap);
+    if (c->gpu.rtc.calls == NVRTC_PTX_CALLS && c->nvrtc_major * 1000 + c->nvrtc_minor * 10 > c->driver)
+        return nr_fail(ctx, NUNART_E_UNAVAILABLE, "NVRTC %d.%d (%s) can give only PTX here (%s), and the driver (CUDA %d.%d) does not load PTX "
+                       "from a newer NVRTC (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)", c->nvrtc_major, c->nvrtc_minor, c->nvrtc_file, what,
+                       c->driver / 1000, c->driver % 1000 / 10);
+    return nr_rtc_bind(ctx, &c->gpu.rtc, c->nvrtc, c->nvrtc_file, 0);
+}
+
 static nunart_status compile(nunart_ctx *ctx, cuda_t *c) {
-    static const char *const names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"};
-    char file[192], why[512];
-    void *lib = nr_dlopen("NUNART_NVRTC_LIBRARY", names, 4, file, sizeof file, why, sizeof why);
-    if (!lib) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "NVRTC not found (%s): the executor cannot be compiled at run time", why);
-    nunart_status st = nr_rtc_bind(ctx, &c->gpu.rtc, lib, file, 1);
+    char arch[64], what[256];
+    nunart_status st = bind_nvrtc(ctx, c, arch, sizeof arch, what, sizeof what);
     if (st) return st;
-    char arch[64];
-    snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d%d", c->cc_major, c->cc_minor);
     const char *opts[] = {arch};
     if ((st = nr_gpu_compile(ctx, &c->gpu, opts, 1))) return st;
-    snprintf(ctx->executor, sizeof ctx->executor, "compiled by NVRTC (%s) with %s (the device's compute capability)%s", file, arch,
+    snprintf(ctx->executor, sizeof ctx->executor, "compiled by NVRTC %d.%d (%s) with %s to %s; the driver runs CUDA %d.%d%s", c->nvrtc_major,
+             c->nvrtc_minor, c->nvrtc_file, arch, what, c->driver / 1000, c->driver % 1000 / 10,
              ctx->arch[0] ? "; option arch applies to HIP only" : "");
     return NUNART_OK;
 }
@@ -230,10 +352,25 @@ static nunart_status cuda_launch(nunart_ctx *ctx, int pinned, double *elapsed_us
 static nunart_status cuda_fetch(nunart_ctx *ctx) { return nr_gpu_fetch(ctx, &((cuda_t *) ctx->be_state)->gpu); }
 static nunart_status cuda_upload(nunart_ctx *ctx) { return nr_gpu_upload(ctx, &((cuda_t *) ctx->be_state)->gpu); }
 
+static nunart_status cuda_probe(nunart_ctx *ctx, long long bytes, int naddr, int reps, long long *rec, int *nloc) {
+    cuda_t *c = ctx->be_state;
+    /* %smid need not be contiguous (PTX ISA): room for twice the SM count. */
+    *nloc = 2 * c->sms;
+    if (!rec) return NUNART_OK;
+    char arch[64], what[256];
+    nunart_status st = bind_nvrtc(ctx, c, arch, sizeof arch, what, sizeof what);
+    const char *opts[] = {arch};
+    return st ? st : nr_gpu_probe(ctx, &c->gpu, opts, 1, bytes, naddr, reps, *nloc, rec);
+}
+
 static void cuda_close(nunart_ctx *ctx) {
     cuda_t *c = ctx->be_state;
     if (!c) return;
+    /* Freeing needs a context: ours, pushed and popped so the caller's stays current. */
+    int pushed = c->cuctx[0] && c->CtxPushCurrent && !c->CtxPushCurrent(c->cuctx[0]);
     nr_gpu_release(&c->gpu);
+    if (pushed) { void *cx = NULL; c->CtxPopCurrent(&cx); }
+    if (c->nvrtc) dlclose(c->nvrtc);
     for (int k = 0; k < c->nvis; k++)
         if (c->cuctx[k]) c->PrimaryCtxRelease(c->dev[k]);
     if (c->lib) dlclose(c->lib);
@@ -249,5 +386,8 @@ const nr_backend nr_backend_cuda = {
     .fetch = cuda_fetch,
     .upload = cuda_upload,
     .stream = NULL,
+    .enter = cuda_enter,
+    .leave = cuda_leave,
+    .probe = cuda_probe,
     .close = cuda_close,
 };

@@ -4,7 +4,11 @@
  * on the default stream. Pinned launches place at die level: the dispatcher reads XCC_ID, so
  * tbinfo carries each threadblock's planned XCD, and the grid is dies x per-die blocks, which
  * SPX's round-robin (slot b to XCD b mod dies) spreads evenly. The CU within an XCD is the
- * hardware's choice; HW_ID is read back and reported, not compared. For libraries that launch
+ * hardware's choice; HW_ID is read back and reported, not compared. The CU and XCD counts and the
+ * ISA come from the KFD topology in sysfs (the device's PCI address names its node), since HIP's
+ * attribute enums and property structs differ between ROCm releases; hipRTC's version is checked
+ * against the target before compiling, because an unsupported target aborts the process inside
+ * hipRTC. Every entry point saves the caller's current device and restores it. For libraries that launch
  * their own kernels, alloc also creates one stream per NAR domain with
  * hipExtStreamCreateWithCUMask (nunart_load checked that no mask empties a die under modulo
  * dispatch); the executor does not use them. */
@@ -14,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     nr_gpu gpu;
@@ -41,8 +46,16 @@ typedef struct {
     int (*HostMalloc)(void **, size_t, unsigned);
     int (*HostFree)(void *);
     int (*HostGetDevicePointer)(void **, void *, unsigned);
+    int (*GetDevice)(int *);
+    int (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *, void *, int, size_t);
+    int (*DeviceGetPCIBusId)(char *, int, int); /* optional: without it the counts come from the options */
     void **streams;        /* per (rank, stream) */
     int nstreams;
+    int saved, entered;    /* the caller's device, saved by enter */
+    char target[32];       /* the ISA compiled for: option arch, else the device's (KFD); empty if unknown */
+    void *rtc_lib;         /* hipRTC, found at open (NULL: rtc_why says why) */
+    int rtc_owned, rtc_major, rtc_minor;
+    char rtc_file[192], rtc_why[512];
 } hip_t;
 
 #define DPTR(p) ((void *) (uintptr_t) (p))
@@ -68,6 +81,9 @@ static int h_launch(void *d, void *f, unsigned grid, unsigned block, void **args
     return ((hip_t *) d)->ModuleLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, args, NULL);
 }
 static int h_sync(void *d) { return ((hip_t *) d)->DeviceSynchronize(); }
+static int h_occupancy(void *d, int *n, void *f, unsigned block) {
+    return ((hip_t *) d)->OccupancyMaxActiveBlocksPerMultiprocessor(n, f, (int) block, 0);
+}
 static int h_select(void *d, int ordinal) { return ((hip_t *) d)->SetDevice(ordinal); }
 static int h_can_peer(void *d, int *can, int dev, int peer) { return ((hip_t *) d)->DeviceCanAccessPeer(can, dev, peer); }
 static int h_enable_peer(void *d, int peer) {
@@ -90,12 +106,13 @@ static const char *h_error(void *d, int rc) {
 
 static const nr_gpu_ops HIP_OPS = {
     .rtc_name = "hipRTC", .loc_reg = "XCC_ID", .unit = "XCD", .place_by_die = 1, .read_hw_id = 1,
-    .ticks_per_us = 100, /* wall_clock64 at 100 MHz */
+    .ticks_per_us = 100, .timer = "wall_clock64, assumed 100 MHz",
     .call_alloc = "hipMalloc", .call_htod = "hipMemcpyHtoD", .call_dtoh = "hipMemcpyDtoH", .call_memset = "hipMemsetD32",
     .call_load = "hipModuleLoadData", .call_function = "hipModuleGetFunction", .call_launch = "hipModuleLaunchKernel",
     .call_sync = "hipDeviceSynchronize", .call_select = "hipSetDevice", .call_can_peer = "hipDeviceCanAccessPeer",
     .call_enable_peer = "hipDeviceEnablePeerAccess", .call_host_alloc = "hipHostMalloc", .call_host_map = "hipHostGetDevicePointer",
-    .alloc = h_alloc, .free = h_free, .htod = h_htod, .dtoh = h_dtoh, .memset32 = h_memset, .load = h_load,
+    .call_occupancy = "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
+    .occupancy = h_occupancy, .alloc = h_alloc, .free = h_free, .htod = h_htod, .dtoh = h_dtoh, .memset32 = h_memset, .load = h_load,
     .unload = h_unload, .function = h_function, .launch = h_launch, .sync = h_sync, .error = h_error,
     .select = h_select, .can_peer = h_can_peer, .enable_peer = h_enable_peer, .host_alloc = h_host_alloc,
     .host_free = h_host_free, .host_map = h_host_map,
@@ -130,8 +147,146 @@ static nunart_status load_symbols(nunart_ctx *ctx, hip_t *h) {
         {"hipHostMalloc", (void **) &h->HostMalloc},
         {"hipHostFree", (void **) &h->HostFree},
         {"hipHostGetDevicePointer", (void **) &h->HostGetDevicePointer},
+        {"hipGetDevice", (void **) &h->GetDevice},
+        {"hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", (void **) &h->OccupancyMaxActiveBlocksPerMultiprocessor},
     };
     return nr_bind(ctx, h->lib, h->lib_file, syms, (int) (sizeof syms / sizeof *syms));
+}
+
+/* What the KFD topology says of one GPU node. */
+typedef struct {
+    int node, cus, xcc;
+    char isa[16];
+} kfd_gpu;
+
+/* The KFD node of the GPU at PCI address `bus_id` (DDDD:BB:DD.F): its CUs (simd_count /
+ * simd_per_cu), XCDs (num_xcc, 1 where the kernel has no such field) and ISA (from
+ * gfx_target_version, e.g. 90402 -> gfx942). NUNART_KFD_TOPOLOGY replaces the sysfs folder
+ * (tests). 0 when found. */
+static int kfd_lookup(const char *bus_id, kfd_gpu *out) {
+    unsigned dom = 0, bus = 0, dev = 0, fn = 0;
+    if (sscanf(bus_id, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4) return -1;
+    const char *root = getenv("NUNART_KFD_TOPOLOGY");
+    if (!root || !*root) root = "/sys/class/kfd/kfd/topology/nodes";
+    for (int node = 0; node < 256; node++) {
+        char path[512], key[64];
+        snprintf(path, sizeof path, "%s/%d/properties", root, node);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        long long v, simd = 0, per_cu = 0, xcc = 1, gfx = 0, loc = -1, domain = 0;
+        while (fscanf(f, "%63s %lld", key, &v) == 2) {
+            if (!strcmp(key, "simd_count")) simd = v;
+            else if (!strcmp(key, "simd_per_cu")) per_cu = v;
+            else if (!strcmp(key, "num_xcc")) xcc = v;
+            else if (!strcmp(key, "gfx_target_version")) gfx = v;
+            else if (!strcmp(key, "location_id")) loc = v;
+            else if (!strcmp(key, "domain")) domain = v;
+        }
+        fclose(f);
+        if (simd <= 0 || per_cu <= 0 || loc != (long long) (bus << 8 | dev << 3 | fn) || domain != (long long) dom) continue;
+        out->node = node;
+        out->cus = (int) (simd / per_cu);
+        out->xcc = xcc > 0 ? (int) xcc : 1;
+        snprintf(out->isa, sizeof out->isa, "gfx%lld%lld%llx", gfx / 10000, gfx / 100 % 100, gfx % 100);
+        return 0;
+    }
+    return -1;
+}
+
+/* Targets the executor is built for, and the first hipRTC (ROCm) release that compiles each:
+ * an older one aborts the process for gfx94x (seen with hipRTC 5.2.3), so it is refused. */
+static const struct { const char *isa; int major, minor; } HIPRTC_MIN[] = {
+    {"gfx908", 4, 0}, {"gfx90a", 5, 0}, {"gfx940", 6, 0}, {"gfx941", 6, 0}, {"gfx942", 6, 0}, {"gfx950", 7, 0},
+};
+
+/* Refuses a target hipRTC would not compile (or die compiling); "" (unknown) passes, stated. */
+static nunart_status check_target(nunart_ctx *ctx, const hip_t *h) {
+    if (!h->target[0]) return NUNART_OK;
+    for (size_t i = 0; i < sizeof HIPRTC_MIN / sizeof *HIPRTC_MIN; i++) {
+        if (strcmp(HIPRTC_MIN[i].isa, h->target)) continue;
+        if (h->rtc_major * 100 + h->rtc_minor >= HIPRTC_MIN[i].major * 100 + HIPRTC_MIN[i].minor) return NUNART_OK;
+        return nr_fail(ctx, NUNART_E_UNAVAILABLE, "hipRTC %d.%d (%s) is too old for %s (needs %d.%d or newer; older ones abort the process "
+                       "compiling it): install a newer ROCm or point NUNART_HIPRTC_LIBRARY at its hipRTC", h->rtc_major, h->rtc_minor, h->rtc_file,
+                       h->target, HIPRTC_MIN[i].major, HIPRTC_MIN[i].minor);
+    }
+    return nr_fail(ctx, NUNART_E_UNAVAILABLE, "target %s is not one the executor is built for (gfx908, gfx90a, gfx940, gfx941, gfx942, gfx950)", h->target);
+}
+
+/* hipRTC: its own library, else (older ROCm) the symbols inside the HIP runtime. An override
+ * (NUNART_HIPRTC_LIBRARY) is used alone. Found at open, so its version is known before any
+ * compile; the reason it is unusable goes to rtc_why, for alloc. */
+static void find_hiprtc(hip_t *h) {
+    static const char *const names[] = {"libhiprtc.so", "libhiprtc.so.6", "libhiprtc.so.7"};
+    char why[384];
+    const char *env = getenv("NUNART_HIPRTC_LIBRARY");
+    void *lib = nr_dlopen("NUNART_HIPRTC_LIBRARY", names, 3, h->rtc_file, sizeof h->rtc_file, why, sizeof why);
+    h->rtc_owned = lib != NULL;
+    if (!lib && env && *env) { snprintf(h->rtc_why, sizeof h->rtc_why, "hipRTC not loaded: %s", why); return; }
+    if (!lib && dlsym(h->lib, HIPRTC_CALLS[NR_RTC_CREATE])) {
+        lib = h->lib;
+        snprintf(h->rtc_file, sizeof h->rtc_file, "%.150s, which carries it", h->lib_file);
+    }
+    if (!lib) {
+        snprintf(h->rtc_why, sizeof h->rtc_why, "hipRTC not found (%s; nor in %s): the executor cannot be compiled at run time", why, h->lib_file);
+        return;
+    }
+    int (*version)(int *, int *) = (int (*)(int *, int *)) dlsym(lib, "hiprtcVersion");
+    if (!version || version(&h->rtc_major, &h->rtc_minor)) {
+        snprintf(h->rtc_why, sizeof h->rtc_why, "%s lacks a working hiprtcVersion, so whether it compiles for the device is unknown", h->rtc_file);
+        if (h->rtc_owned) dlclose(lib);
+        return;
+    }
+    h->rtc_lib = lib;
+}
+
+/* Visible device k's shape: from the KFD topology where its PCI address finds a node (options
+ * cus= and dies=, when given, must agree), else from the options. */
+static nunart_status describe(nunart_ctx *ctx, hip_t *h, int k, char *isa, size_t isa_cap) {
+    nr_device *d = &ctx->devs[k];
+    int ordinal = ctx->device_ordinal + k;
+    char name[100] = "", bus[64] = "";
+    h->DeviceGetName(name, sizeof name, ordinal);
+    kfd_gpu kfd;
+    int found = h->DeviceGetPCIBusId && !h->DeviceGetPCIBusId(bus, sizeof bus, ordinal) && !kfd_lookup(bus, &kfd);
+    if (!found) {
+        if (!ctx->want.cus || !ctx->want.dies)
+            return nr_fail(ctx, NUNART_E_UNAVAILABLE, "HIP device %d '%s' has no KFD topology entry%s%s, so its CU and XCD counts must be given "
+                           "(options cus=N dies=N)", ordinal, name, bus[0] ? " for PCI address " : "", bus);
+        d->cus = ctx->want.cus;
+        d->dies = ctx->want.dies;
+        snprintf(d->name, sizeof d->name, "%s (%d CUs, %d XCDs as given)", name, d->cus, d->dies);
+    } else {
+        if ((ctx->want.cus && ctx->want.cus != kfd.cus) || (ctx->want.dies && ctx->want.dies != kfd.xcc))
+            return nr_fail(ctx, NUNART_E_MISMATCH, "options cus=%d dies=%d, but HIP device %d '%s' has %d CUs on %d XCDs (KFD topology node %d)",
+                           ctx->want.cus, ctx->want.dies, ordinal, name, kfd.cus, kfd.xcc, kfd.node);
+        d->cus = kfd.cus;
+        d->dies = kfd.xcc;
+        snprintf(isa, isa_cap, "%s", kfd.isa);
+        snprintf(d->name, sizeof d->name, "%s (%s, %d CUs, %d XCDs from the KFD topology)", name, kfd.isa, d->cus, d->dies);
+    }
+    d->mask_words = (d->cus + 31) / 32;
+    d->max_ranks = 1024;
+    return NUNART_OK;
+}
+
+static nunart_status hip_enter(nunart_ctx *ctx) {
+    hip_t *h = ctx->be_state;
+    h->entered = !h->GetDevice(&h->saved);
+    return NUNART_OK;
+}
+
+static void hip_leave(nunart_ctx *ctx) {
+    hip_t *h = ctx->be_state;
+    if (h && h->entered) h->SetDevice(h->saved);
+    if (h) h->entered = 0;
+}
+
+/* The target: option arch, else the first device's ISA; they must agree when both are known. */
+static nunart_status choose_target(nunart_ctx *ctx, hip_t *h, const char *isa) {
+    if (ctx->arch[0] && isa[0] && strcmp(ctx->arch, isa))
+        return nr_fail(ctx, NUNART_E_MISMATCH, "option arch=%s, but HIP device %d is %s (KFD topology)", ctx->arch, ctx->device_ordinal, isa);
+    snprintf(h->target, sizeof h->target, "%s", ctx->arch[0] ? ctx->arch : isa);
+    return NUNART_OK;
 }
 
 static nunart_status hip_open(nunart_ctx *ctx) {
@@ -147,59 +302,41 @@ static nunart_status hip_open(nunart_ctx *ctx) {
     if (!h->lib) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "no HIP runtime: %s", why);
     nunart_status st = load_symbols(ctx, h);
     if (st) return st;
+    h->DeviceGetPCIBusId = (int (*)(char *, int, int)) dlsym(h->lib, "hipDeviceGetPCIBusId");
     int n = 0, rc;
     if ((rc = h->Init(0))) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "hipInit failed: %s", h_error(h, rc));
     if ((rc = h->GetDeviceCount(&n)) || n == 0) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "no HIP device found%s%s", rc ? ": " : "", rc ? h_error(h, rc) : "");
     if (ctx->device_ordinal >= n) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "device %d requested, %d present", ctx->device_ordinal, n);
-    if ((rc = h->SetDevice(ctx->device_ordinal))) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "hipSetDevice(%d): %s", ctx->device_ordinal, h_error(h, rc));
-    char name[100] = "";
-    h->DeviceGetName(name, sizeof name, ctx->device_ordinal);
-    /* The CU and die counts come from the options (cus=, dies=), for every device: the HIP
-     * attribute enums differ between ROCm releases, and a wrong guess would pass a map that
-     * does not fit. */
-    if (!ctx->want.cus || !ctx->want.dies)
-        return nr_fail(ctx, NUNART_E_UNAVAILABLE, "HIP device '%s' found, but its CU and XCD counts must be given (options cus=N dies=N)", name);
     ctx->nvisible = n - ctx->device_ordinal < NR_MAX_DEVICES ? n - ctx->device_ordinal : NR_MAX_DEVICES;
-    for (int k = 0; k < ctx->nvisible; k++) {
-        nr_device *d = &ctx->devs[k];
-        name[0] = 0;
-        h->DeviceGetName(name, sizeof name, ctx->device_ordinal + k);
-        d->cus = ctx->want.cus;
-        d->dies = ctx->want.dies;
-        d->mask_words = (ctx->want.cus + 31) / 32;
-        d->max_ranks = 1024;
-        snprintf(d->name, sizeof d->name, "%s (%d CUs, %d XCDs as given)", name, d->cus, d->dies);
-    }
+    char isa[16] = "", other[16];
+    for (int k = 0; k < ctx->nvisible; k++)
+        if ((st = describe(ctx, h, k, k ? other : isa, sizeof isa))) return st;
     ctx->dev = ctx->devs[0];
     snprintf(ctx->dev.name, sizeof ctx->dev.name, "%.140s, loopback ranks", ctx->devs[0].name);
+    if ((st = choose_target(ctx, h, isa))) return st;
+    find_hiprtc(h);
+    if (h->rtc_lib)
+        snprintf(ctx->platform, sizeof ctx->platform, "HIP runtime %s; hipRTC %d.%d (%s); target %s", h->lib_file, h->rtc_major, h->rtc_minor,
+                 h->rtc_file, h->target[0] ? h->target : "unknown (no KFD topology entry, no option arch: hipRTC's default)");
+    else
+        snprintf(ctx->platform, sizeof ctx->platform, "HIP runtime %s; hipRTC unusable: %s", h->lib_file, h->rtc_why);
     return NUNART_OK;
 }
 
-/* hipRTC: its own library, else (older ROCm) the symbols inside the HIP runtime. An override
- * (NUNART_HIPRTC_LIBRARY) is used alone. */
 static nunart_status compile(nunart_ctx *ctx, hip_t *h) {
-    static const char *const names[] = {"libhiprtc.so", "libhiprtc.so.6", "libhiprtc.so.7"};
-    char file[192], why[512];
-    void *lib = nr_dlopen("NUNART_HIPRTC_LIBRARY", names, 3, file, sizeof file, why, sizeof why);
-    nunart_status st;
-    if (lib) st = nr_rtc_bind(ctx, &h->gpu.rtc, lib, file, 1);
-    else if (getenv("NUNART_HIPRTC_LIBRARY") && *getenv("NUNART_HIPRTC_LIBRARY"))
-        return nr_fail(ctx, NUNART_E_UNAVAILABLE, "hipRTC not loaded: %s", why);
-    else if (dlsym(h->lib, HIPRTC_CALLS[NR_RTC_CREATE])) {
-        snprintf(file, sizeof file, "%.150s, which carries it", h->lib_file);
-        st = nr_rtc_bind(ctx, &h->gpu.rtc, h->lib, file, 0);
-    } else
-        return nr_fail(ctx, NUNART_E_UNAVAILABLE, "hipRTC not found (%s; nor in %s): the executor cannot be compiled at run time", why, h->lib_file);
-    if (st) return st;
+    if (!h->rtc_lib) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s", h->rtc_why);
+    nunart_status st = check_target(ctx, h);
+    if (st || (st = nr_rtc_bind(ctx, &h->gpu.rtc, h->rtc_lib, h->rtc_file, 0))) return st;
     char arch[64];
-    snprintf(arch, sizeof arch, "--offload-arch=%s", ctx->arch);
+    snprintf(arch, sizeof arch, "--offload-arch=%s", h->target);
     const char *opts[] = {arch};
-    if ((st = nr_gpu_compile(ctx, &h->gpu, opts, ctx->arch[0] ? 1 : 0))) return st;
-    if (ctx->arch[0])
-        snprintf(ctx->executor, sizeof ctx->executor, "compiled by hipRTC (%s) with %s (option arch)", h->gpu.rtc.file, arch);
+    if ((st = nr_gpu_compile(ctx, &h->gpu, opts, h->target[0] ? 1 : 0))) return st;
+    if (h->target[0])
+        snprintf(ctx->executor, sizeof ctx->executor, "compiled by hipRTC %d.%d (%s) with %s (%s)", h->rtc_major, h->rtc_minor, h->gpu.rtc.file,
+                 arch, ctx->arch[0] ? "option arch" : "the device's ISA, KFD topology");
     else
-        snprintf(ctx->executor, sizeof ctx->executor, "compiled by hipRTC (%s) without --offload-arch: hipRTC targets the current device "
-                 "(option arch=gfxNNN names the target)", h->gpu.rtc.file);
+        snprintf(ctx->executor, sizeof ctx->executor, "compiled by hipRTC %d.%d (%s) without --offload-arch: hipRTC targets the current device, "
+                 "unchecked (option arch=gfxNNN names the target)", h->rtc_major, h->rtc_minor, h->gpu.rtc.file);
     return NUNART_OK;
 }
 
@@ -238,14 +375,16 @@ static int cmp_int(const void *a, const void *b) {
 /* The cu-readback line: HW_ID decoded with the gfx9 layout (CU_ID 11:8, SH_ID 12, SE_ID read as
  * 15:13; sources give 14:13 for some gfx94x, where bit 15 is then taken to read 0). The fields
  * are physical slots; the plan's CU numbers are logical, so they are counted, not compared. */
-static void describe_hw_id(nunart_ctx *ctx, const int *hw, int ntb) {
+static void describe_hw_id(nunart_ctx *ctx, const int *hw, int ntb, const char *target) {
+    /* SE_ID is 2 bits (14:13) on gfx94x and 3 (15:13) on gfx90a. */
+    unsigned se_mask = strncmp(target, "gfx94", 5) == 0 ? 3u : 7u;
     int *key = malloc(sizeof(int) * (size_t) (ntb ? ntb : 1)), n = 0;
     if (!key) { snprintf(ctx->cu_readback, sizeof ctx->cu_readback, "not summarised (out of memory)"); return; }
     int lo[3] = {99, 99, 99}, hi[3] = {-1, -1, -1};
     for (int i = 0; i < ntb; i++) {
         if (hw[i] == -1) continue;
         unsigned v = (unsigned) hw[i];
-        int f[3] = {(int) (v >> 13 & 7), (int) (v >> 12 & 1), (int) (v >> 8 & 15)}; /* SE, SH, CU */
+        int f[3] = {(int) (v >> 13 & se_mask), (int) (v >> 12 & 1), (int) (v >> 8 & 15)}; /* SE, SH, CU */
         for (int k = 0; k < 3; k++) { if (f[k] < lo[k]) lo[k] = f[k]; if (f[k] > hi[k]) hi[k] = f[k]; }
         key[n++] = (ctx->ran_on[i] & 0xff) << 8 | f[0] << 5 | f[1] << 4 | f[2];
     }
@@ -276,7 +415,7 @@ static nunart_status hip_launch(nunart_ctx *ctx, int pinned, double *elapsed_us)
                  "%d XCDs x at most %d, slot b dispatched to XCD b mod %d under SPX; each logical threadblock claims a block on its "
                  "planned XCD of its rank's device); the CU within the XCD: advisory (the hardware picks it; see cu-readback)",
                  grid, h->gpu.ndev, h->gpu.units, h->gpu.per_unit, h->gpu.units);
-    describe_hw_id(ctx, h->gpu.hw, ctx->table->ntb);
+    describe_hw_id(ctx, h->gpu.hw, ctx->table->ntb, h->target);
     return NUNART_OK;
 }
 
@@ -291,12 +430,28 @@ static nunart_status hip_stream(nunart_ctx *ctx, int rank, int index, void **str
     return NUNART_OK;
 }
 
+static nunart_status hip_probe(nunart_ctx *ctx, long long bytes, int naddr, int reps, long long *rec, int *nloc) {
+    hip_t *h = ctx->be_state;
+    *nloc = ctx->dev.dies; /* the probe locates blocks by XCC_ID */
+    if (!rec) return NUNART_OK;
+    if (!h->rtc_lib) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s", h->rtc_why);
+    nunart_status st = check_target(ctx, h);
+    if (st || (st = nr_rtc_bind(ctx, &h->gpu.rtc, h->rtc_lib, h->rtc_file, 0))) return st;
+    char arch[64];
+    snprintf(arch, sizeof arch, "--offload-arch=%s", h->target);
+    const char *opts[] = {arch};
+    return nr_gpu_probe(ctx, &h->gpu, opts, h->target[0] ? 1 : 0, bytes, naddr, reps, *nloc, rec);
+}
+
 static void hip_close(nunart_ctx *ctx) {
     hip_t *h = ctx->be_state;
     if (!h) return;
+    int saved = 0, restore = h->GetDevice && !h->GetDevice(&saved);
     for (int i = 0; i < h->nstreams; i++) h->StreamDestroy(h->streams[i]);
     free(h->streams);
     nr_gpu_release(&h->gpu);
+    if (restore) h->SetDevice(saved);
+    if (h->rtc_lib && h->rtc_owned) dlclose(h->rtc_lib);
     if (h->lib) dlclose(h->lib);
     free(h);
     ctx->be_state = NULL;
@@ -310,5 +465,8 @@ const nr_backend nr_backend_hip = {
     .fetch = hip_fetch,
     .upload = hip_upload,
     .stream = hip_stream,
+    .enter = hip_enter,
+    .leave = hip_leave,
+    .probe = hip_probe,
     .close = hip_close,
 };

@@ -148,31 +148,36 @@ static nunart_status load_everywhere(nunart_ctx *ctx, nr_gpu *g, const char *cod
     return NUNART_OK;
 }
 
-nunart_status nr_gpu_compile(nunart_ctx *ctx, nr_gpu *g, const char *const *opts, int nopts) {
+/* Compiles the embedded source with `opts` (plus -DNR_MULTI=1 when multi) into *code. */
+static nunart_status compile_code(nunart_ctx *ctx, nr_gpu *g, const char *const *opts, int nopts, int multi, char **code) {
     const nr_rtc *r = &g->rtc;
-    const char *rtc = g->ops->rtc_name;
-    split(ctx, g);
-    nunart_status st;
-    if (g->ndev > 1 && (st = enable_peers(ctx, g))) return st;
-    /* Several devices: the kernel's flags are host-mapped and need system-scope atomics. */
     const char *all[8];
     int n = 0;
     for (int i = 0; i < nopts && n < 7; i++) all[n++] = opts[i];
-    if (g->ndev > 1) all[n++] = "-DNR_MULTI=1";
+    if (multi) all[n++] = "-DNR_MULTI=1";
     void *prog = NULL;
     int rc = r->create(&prog, nr_kernel_source, "executor.cu", 0, NULL, NULL);
     if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s: %s", r->calls[NR_RTC_CREATE], rtc_err(r, rc));
     if ((rc = r->compile(prog, n, all))) {
         char *log = rtc_log(r, prog);
-        nr_fail(ctx, NUNART_E_DEVICE, "%s could not compile the executor (%s: %s): %.700s", rtc, r->calls[NR_RTC_COMPILE],
+        nr_fail(ctx, NUNART_E_DEVICE, "%s could not compile the executor (%s: %s): %.700s", g->ops->rtc_name, r->calls[NR_RTC_COMPILE],
                 rtc_err(r, rc), log ? log : "");
         free(log);
         r->destroy(&prog);
         return ctx->last;
     }
-    char *code = NULL;
-    st = fetch_code(ctx, r, prog, &code);
+    nunart_status st = fetch_code(ctx, r, prog, code);
     r->destroy(&prog);
+    return st;
+}
+
+nunart_status nr_gpu_compile(nunart_ctx *ctx, nr_gpu *g, const char *const *opts, int nopts) {
+    split(ctx, g);
+    nunart_status st;
+    if (g->ndev > 1 && (st = enable_peers(ctx, g))) return st;
+    /* Several devices: the kernel's flags are host-mapped and need system-scope atomics. */
+    char *code = NULL;
+    st = compile_code(ctx, g, opts, nopts, g->ndev > 1, &code);
     if (!st) st = load_everywhere(ctx, g, code);
     free(code);
     return st;
@@ -186,28 +191,31 @@ static nunart_status put(nunart_ctx *ctx, nr_gpu *g, int k, nr_dptr *d, const vo
     return NUNART_OK;
 }
 
-/* Step records as executor.cu reads them. */
+/* Step records as executor.cu reads them; an operand the op does not use is -1, so the kernel
+ * never translates (or touches) it. */
 static void pack_steps(const nr_table *t, long long *steps) {
     for (int i = 0; i < t->nstep; i++) {
         const nr_step *s = &t->step[i];
         long long *o = steps + NR_F * (size_t) i;
-        o[0] = s->op; o[1] = s->nelem; o[2] = s->src_off; o[3] = s->dst_off; o[4] = s->stage_off;
-        o[5] = s->from >= 0 ? t->step[s->from].stage_off : -1; o[6] = s->from; o[7] = s->ndeps; o[8] = s->dep_first;
+        int src, dst, self, got;
+        nr_op_operands(s->op, &src, &dst, &self, &got);
+        o[0] = s->op; o[1] = s->nelem; o[2] = src ? s->src_off : -1; o[3] = dst ? s->dst_off : -1; o[4] = self ? s->stage_off : -1;
+        o[5] = got && s->from >= 0 ? t->step[s->from].stage_off : -1; o[6] = s->from; o[7] = s->ndeps; o[8] = s->dep_first;
     }
 }
 
 /* tbinfo triples (first step, step count, planned location) for every threadblock. */
-static void pack_tbinfo(const nr_table *t, int by_die, int *tbinfo) {
+static void pack_tbinfo(const nunart_ctx *ctx, int by_die, int *tbinfo) {
+    const nr_table *t = ctx->table;
     for (int i = 0; i < t->ntb; i++) {
         tbinfo[3 * i] = t->tb[i].first_step;
         tbinfo[3 * i + 1] = t->tb[i].nsteps;
-        tbinfo[3 * i + 2] = by_die ? t->tb[i].die : t->tb[i].cu;
+        tbinfo[3 * i + 2] = nr_planned_unit(ctx, &t->tb[i], by_die);
     }
 }
 
-/* A pinned grid's blocks per unit for threadblocks [lo, hi): one more than the most planned on
- * one unit, so every unit that receives blocks has a spare. */
-static int blocks_per_unit(const int *tbinfo, int lo, int hi, int units) {
+/* The most threadblocks of [lo, hi) planned on one unit (-1 without memory). */
+static int most_per_unit(const int *tbinfo, int lo, int hi, int units) {
     int *per = calloc((size_t) (units > 0 ? units : 1), sizeof *per), most = 0;
     if (!per) return -1;
     for (int i = lo; i < hi; i++) {
@@ -215,7 +223,7 @@ static int blocks_per_unit(const int *tbinfo, int lo, int hi, int units) {
         if (loc >= 0 && loc < units && ++per[loc] > most) most = per[loc];
     }
     free(per);
-    return most + 1;
+    return most;
 }
 
 /* The segment table (global offset range -> device address, as long long triples lo, hi, base)
@@ -274,6 +282,39 @@ static nunart_status map_flags(nunart_ctx *ctx, nr_gpu *g) {
     return NUNART_OK;
 }
 
+/* The threadblocks of a plan wait for each other, so every block of a launch must be resident
+ * at once: a grid the device runs in waves ends in a timeout. Device k's pinned grid gets one
+ * spare per unit where the occupancy API allows (units x (most + 1) blocks), else none; with
+ * option pinned_grid=full it fills every resident slot, so that every unit receives blocks
+ * however the hardware hands them out (the spares exit once all are claimed); a plan
+ * that puts more threadblocks on one unit than fit there, or more than the whole device holds,
+ * is refused. */
+static nunart_status fit_resident(nunart_ctx *ctx, nr_gpu *g, int k) {
+    const nr_gpu_ops *o = g->ops;
+    nr_gpu_dev *v = &g->dev[k];
+    int occ = 0, rc = o->occupancy(g->drv, &occ, v->fn, NR_BLOCK);
+    if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d): %s", o->call_occupancy, v->ordinal, drv_err(g, rc));
+    if (occ < 1)
+        return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s (device %d): no block of the executor (%d threads) fits on one %s", o->call_occupancy,
+                       v->ordinal, NR_BLOCK, o->place_by_die ? "CU" : "SM");
+    g->occupancy = occ;
+    /* HIP places by XCD: an XCD holds its CUs' worth of blocks. */
+    long long per_unit_cap = o->place_by_die ? (long long) occ * (ctx->dev.cus / (ctx->dev.dies > 0 ? ctx->dev.dies : 1)) : occ;
+    long long device_cap = (long long) occ * ctx->dev.cus;
+    int ntb = v->tb_hi - v->tb_lo;
+    if (v->most > per_unit_cap)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "device %d: the plan puts %d threadblocks on one %s, but only %lld blocks of the executor "
+                       "(%d threads) are resident on one %s at once (%s gives %d per %s); they wait for each other, so all must be resident",
+                       v->ordinal, v->most, o->unit, per_unit_cap, NR_BLOCK, o->unit, o->call_occupancy, occ, o->place_by_die ? "CU" : "SM");
+    if (ntb > device_cap)
+        return nr_fail(ctx, NUNART_E_MISMATCH, "device %d runs %d threadblocks, but only %lld blocks of the executor are resident at once "
+                       "(%d per %s x %d); they wait for each other, so all must be resident", v->ordinal, ntb, device_cap, occ,
+                       o->place_by_die ? "CU" : "SM", ctx->dev.cus);
+    v->per_unit = !ctx->full_grid && v->most + 1 <= per_unit_cap ? v->most + 1 : (int) per_unit_cap;
+    if (v->per_unit < 1) v->per_unit = 1;
+    return NUNART_OK;
+}
+
 /* One device's buffers: its arena, its copy of the plan, its readback arrays, and on one device
  * the flags. */
 static nunart_status alloc_device(nunart_ctx *ctx, nr_gpu *g, int k, const long long *steps, const int *tbinfo) {
@@ -287,14 +328,15 @@ static nunart_status alloc_device(nunart_ctx *ctx, nr_gpu *g, int k, const long 
         || (st = put(ctx, g, k, &v->deps, t->deps, sizeof(int) * (size_t) t->ndeps))
         || (st = put(ctx, g, k, &v->tbinfo, tbinfo, sizeof(int) * 3 * (size_t) t->ntb))
         || (st = put(ctx, g, k, &v->ran_on, NULL, sizeof(int) * (size_t) t->ntb))
-        || (st = put(ctx, g, k, &v->hw_id, NULL, sizeof(int) * (size_t) t->ntb)))
+        || (st = put(ctx, g, k, &v->hw_id, NULL, sizeof(int) * (size_t) t->ntb))
+        || (st = put(ctx, g, k, &v->stats, NULL, sizeof v->stat)))
         return st;
     if (g->ndev == 1
         && ((st = put(ctx, g, k, &v->done, NULL, sizeof(int) * (size_t) t->nstep))
             || (st = put(ctx, g, k, &v->claim, NULL, sizeof(int) * (size_t) (t->ntb + 1)))))
         return st;
-    v->per_unit = blocks_per_unit(tbinfo, v->tb_lo, v->tb_hi, g->units);
-    if (v->per_unit < 1) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
+    if ((v->most = most_per_unit(tbinfo, v->tb_lo, v->tb_hi, g->units)) < 0) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
+    if ((st = fit_resident(ctx, g, k))) return st;
     if (v->per_unit > g->per_unit) g->per_unit = v->per_unit;
     return NUNART_OK;
 }
@@ -311,6 +353,22 @@ static nunart_status put_segments(nunart_ctx *ctx, nr_gpu *g) {
     return NUNART_OK;
 }
 
+/* The devices line gets the SM windows of the ranks that share a device. */
+static void describe_shift(nunart_ctx *ctx, const nr_gpu *g) {
+    const nr_table *t = ctx->table;
+    const char *u = g->ops->unit;
+    if (g->ndev == 1) {
+        snprintf(ctx->devices, sizeof ctx->devices, "1 (loopback: all %d ranks on device %d, one arena; rank r's threadblocks run on their "
+                 "planned %s + %d r, mod %d, so that the ranks, each placed for a whole GPU, do not pile onto the same %ss; option "
+                 "devices=N spreads them over N devices)", t->ranks, ctx->device_ordinal, u, ctx->rank_shift, g->units, u);
+        return;
+    }
+    size_t n = strlen(ctx->devices);
+    if (n > 0 && ctx->devices[n - 1] == ')')
+        snprintf(ctx->devices + n - 1, sizeof ctx->devices - (n - 1), "; the i-th rank of a device runs on its planned %s + %d i, mod %d)", u,
+                 ctx->rank_shift, g->units);
+}
+
 nunart_status nr_gpu_alloc(nunart_ctx *ctx, nr_gpu *g) {
     const nr_table *t = ctx->table;
     const nr_gpu_ops *o = g->ops;
@@ -323,7 +381,13 @@ nunart_status nr_gpu_alloc(nunart_ctx *ctx, nr_gpu *g) {
         return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
     }
     pack_steps(t, steps);
-    pack_tbinfo(t, o->place_by_die, tbinfo);
+    /* Ranks sharing a device, by SM: each gets its own window of SMs (see nr_planned_unit); by die
+     * (HIP) the XCDs hold dozens of blocks each and SPX's round-robin spreads them anyway. */
+    int sharing = (t->ranks + g->ndev - 1) / g->ndev;
+    ctx->rank_shift = sharing > 1 && !o->place_by_die ? g->units / sharing : 0;
+    ctx->shift_units = g->units;
+    if (ctx->rank_shift) describe_shift(ctx, g);
+    pack_tbinfo(ctx, o->place_by_die, tbinfo);
     nunart_status st = NUNART_OK;
     for (int k = 0; k < g->ndev && !st; k++) st = alloc_device(ctx, g, k, steps, tbinfo);
     free(steps); free(tbinfo);
@@ -343,7 +407,8 @@ static nunart_status reset(nunart_ctx *ctx, nr_gpu *g) {
         int rc = 0;
         if ((!g->flags && ((rc = o->memset32(g->drv, v->done, 0, (size_t) t->nstep)) || (rc = o->memset32(g->drv, v->claim, 0, (size_t) t->ntb + 1))))
             || (rc = o->memset32(g->drv, v->ran_on, 0xffffffffu, (size_t) t->ntb))
-            || (o->read_hw_id && (rc = o->memset32(g->drv, v->hw_id, 0xffffffffu, (size_t) t->ntb))))
+            || (o->read_hw_id && (rc = o->memset32(g->drv, v->hw_id, 0xffffffffu, (size_t) t->ntb)))
+            || (rc = o->memset32(g->drv, v->stats, 0, sizeof v->stat / sizeof *v->stat)))
             return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d): %s", o->call_memset, v->ordinal, drv_err(g, rc));
     }
     return NUNART_OK;
@@ -356,10 +421,10 @@ static nunart_status launch_device(nunart_ctx *ctx, nr_gpu *g, int k, int pinned
     nunart_status st = select_dev(ctx, g, k);
     if (st) return st;
     int ntb = ctx->table->ntb, pin = pinned, nseg = g->ndev > 1 ? v->nseg : 0, lo = v->tb_lo, hi = v->tb_hi;
-    /* Wait budgets in the kernel's clock ticks; at a faster clock the bound is only shorter. */
+    /* Wait budgets in the kernel's timer ticks (nanoseconds on NVIDIA). */
     long long steal = 200 * o->ticks_per_us, budget = (long long) ctx->timeout_ms * 1000LL * o->ticks_per_us;
     void *args[] = {&v->steps, &v->deps, &v->tbinfo, &ntb, &v->arena, &v->done, &v->ran_on, &v->hw_id, &v->claim, &pin, &steal, &budget,
-                    &v->seg, &nseg, &lo, &hi};
+                    &v->seg, &nseg, &lo, &hi, &v->stats};
     *grid = pinned ? (unsigned) (g->units * v->per_unit) : (unsigned) (hi - lo);
     if (!*grid) *grid = 1;
     int rc = o->launch(g->drv, v->fn, *grid, NR_BLOCK, args);
@@ -369,7 +434,7 @@ static nunart_status launch_device(nunart_ctx *ctx, nr_gpu *g, int k, int pinned
 /* Where device k's threadblocks ran (and their hw_id). */
 static nunart_status read_back(nunart_ctx *ctx, nr_gpu *g, int k) {
     const nr_gpu_ops *o = g->ops;
-    const nr_gpu_dev *v = &g->dev[k];
+    nr_gpu_dev *v = &g->dev[k];
     size_t n = sizeof(int) * (size_t) (v->tb_hi - v->tb_lo), at = sizeof(int) * (size_t) v->tb_lo;
     nunart_status st = select_dev(ctx, g, k);
     if (st || !n) return st;
@@ -378,6 +443,8 @@ static nunart_status read_back(nunart_ctx *ctx, nr_gpu *g, int k) {
         return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, readback of where threadblocks ran): %s", o->call_dtoh, v->ordinal, drv_err(g, rc));
     if (o->read_hw_id && (rc = o->dtoh(g->drv, g->hw + v->tb_lo, v->hw_id + at, n)))
         return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, readback of hw_id): %s", o->call_dtoh, v->ordinal, drv_err(g, rc));
+    if ((rc = o->dtoh(g->drv, g->dev[k].stat, v->stats, sizeof g->dev[k].stat)))
+        return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, readback of the executor's counters): %s", o->call_dtoh, v->ordinal, drv_err(g, rc));
     return NUNART_OK;
 }
 
@@ -392,6 +459,30 @@ static nunart_status aborted(nunart_ctx *ctx, nr_gpu *g, int *flag) {
     if (st) return st;
     int rc = g->ops->dtoh(g->drv, flag, g->dev[0].claim + sizeof(int) * (size_t) ntb, sizeof(int));
     return rc ? nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, abort flag): %s", g->ops->call_dtoh, g->dev[0].ordinal, drv_err(g, rc)) : NUNART_OK;
+}
+
+/* The cu-readback line where the location read is the SM itself (CUDA): how many threadblocks
+ * ran on each SM (runs of SMs with the same count collapse to a range), the highest %smid any
+ * block read and %nsmid, which bounds %smid (PTX ISA: %smid need not be contiguous). */
+static void describe_locations(nunart_ctx *ctx, const nr_gpu *g) {
+    const nr_table *t = ctx->table;
+    int n = g->units_seen > g->units ? g->units_seen : g->units;
+    int *count = calloc((size_t) (n > 0 ? n : 1), sizeof *count), located = 0, distinct = 0;
+    if (!count) { snprintf(ctx->cu_readback, sizeof ctx->cu_readback, "not summarised (out of memory)"); return; }
+    for (int i = 0; i < t->ntb; i++)
+        if (ctx->ran_on[i] >= 0 && ctx->ran_on[i] < n) { located++; distinct += count[ctx->ran_on[i]]++ == 0; }
+    char *b = ctx->cu_readback;
+    size_t cap = sizeof ctx->cu_readback;
+    int k = snprintf(b, cap, "%s of %d/%d threadblocks: %d distinct %ss, highest %s seen %d, %%nsmid %d; threadblocks per %s:", g->ops->loc_reg,
+                     located, t->ntb, distinct, g->ops->unit, g->ops->loc_reg, g->units_seen - 1, g->hw_units, g->ops->unit);
+    for (int u = 0; u < n && k > 0 && (size_t) k < cap; u++) {
+        if (!count[u]) continue;
+        int e = u;
+        while (e + 1 < n && count[e + 1] == count[u]) e++;
+        k += e > u ? snprintf(b + k, cap - (size_t) k, " %d-%d:%d", u, e, count[u]) : snprintf(b + k, cap - (size_t) k, " %d:%d", u, count[u]);
+        u = e;
+    }
+    free(count);
 }
 
 nunart_status nr_gpu_launch(nunart_ctx *ctx, nr_gpu *g, int pinned, double *elapsed_us, unsigned *grid_out) {
@@ -414,16 +505,25 @@ nunart_status nr_gpu_launch(nunart_ctx *ctx, nr_gpu *g, int pinned, double *elap
     *grid_out = grid;
     int abort_flag = 0;
     if ((st = aborted(ctx, g, &abort_flag))) return st;
+    if (abort_flag == 2)
+        return nr_fail(ctx, NUNART_E_DEVICE, "the executor stopped: a step's operand lies outside every device's segment of the buffers "
+                       "(a translation error; nothing was read or written through it)");
     if (abort_flag)
-        return nr_fail(ctx, NUNART_E_TIMEOUT, "the executor gave up after %d ms: a wait was never satisfied (or blocks were not co-resident)", ctx->timeout_ms);
-    for (int k = 0; k < g->ndev; k++)
+        return nr_fail(ctx, NUNART_E_TIMEOUT, "the executor gave up after %d ms (%s): a wait was never satisfied", ctx->timeout_ms, o->timer);
+    g->units_seen = g->hw_units = 0;
+    for (int k = 0; k < g->ndev; k++) {
         if ((st = read_back(ctx, g, k))) return st;
+        if (g->dev[k].stat[1] > g->units_seen) g->units_seen = g->dev[k].stat[1];
+        if (g->dev[k].stat[2] > g->hw_units) g->hw_units = g->dev[k].stat[2];
+    }
     ctx->located = o->place_by_die ? 2 : 1;
+    if (!o->read_hw_id) describe_locations(ctx, g);
     char where[64] = "";
     if (g->ndev > 1) snprintf(where, sizeof where, " on %d devices, a kernel each", g->ndev);
     if (pinned)
-        snprintf(ctx->cu_affinity, sizeof ctx->cu_affinity, "applied (%s dispatcher over %u blocks%s; each logical threadblock claims a block on its planned %s)",
-                 o->loc_reg, grid, where, o->unit);
+        snprintf(ctx->cu_affinity, sizeof ctx->cu_affinity, "applied (%s dispatcher over %u blocks%s, %d per %s; each logical threadblock "
+                 "claims a block on its planned %s, spares exit once all are claimed; %d blocks resident per %s, occupancy API)",
+                 o->loc_reg, grid, where, g->per_unit, o->unit, o->unit, g->occupancy, o->place_by_die ? "CU" : "SM");
     else
         snprintf(ctx->cu_affinity, sizeof ctx->cu_affinity, "not applied (plain launch of %u blocks%s)", grid, where);
     snprintf(ctx->grid_order, sizeof ctx->grid_order, "not used (the dispatcher places by %s, not by slot)", o->unit);
@@ -444,11 +544,74 @@ nunart_status nr_gpu_upload(nunart_ctx *ctx, nr_gpu *g) {
     return st;
 }
 
+/* The probe's buffers on the current device: the memory it reads, the owners, the records. */
+typedef struct {
+    nr_dptr buf, owner, out;
+    void *module, *fn;
+} probe_run;
+
+static void probe_free(nr_gpu *g, probe_run *p) {
+    nr_dptr all[] = {p->buf, p->owner, p->out};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (all[i]) g->ops->free(g->drv, all[i]);
+    if (p->module) g->ops->unload(g->drv, p->module);
+}
+
+static nunart_status probe_launch(nunart_ctx *ctx, nr_gpu *g, probe_run *p, long long bytes, int naddr, int reps, int nloc, long long *rec) {
+    const nr_gpu_ops *o = g->ops;
+    int ordinal = ctx->device_ordinal, rc;
+    size_t nrec = sizeof(long long) * (size_t) nloc * (size_t) (2 + 3 * naddr);
+    if ((rc = o->alloc(g->drv, &p->buf, (size_t) bytes)) || (rc = o->memset32(g->drv, p->buf, 0, (size_t) bytes / 4)))
+        return nr_fail(ctx, NUNART_E_MEMORY, "%s of %lld MiB for the latency probe (device %d): %s", o->call_alloc, bytes >> 20, ordinal, drv_err(g, rc));
+    /* Zeroing buf leaves its last lines in L2: zeroing a second buffer larger than any L2 here
+     * (H200 50 MB, B200 126 MB, MI300X's 256 MB Infinity Cache) pushes them out, so the probe's
+     * first loads come from memory. */
+    size_t flush_bytes = (size_t) (bytes < (512LL << 20) ? bytes : 512LL << 20);
+    nr_dptr flush = 0;
+    if ((rc = o->alloc(g->drv, &flush, flush_bytes)) || (rc = o->memset32(g->drv, flush, 0, flush_bytes / 4))) {
+        if (flush) o->free(g->drv, flush);
+        return nr_fail(ctx, NUNART_E_MEMORY, "%s of %zu MiB to clear L2 before the latency probe (device %d): %s", o->call_alloc, flush_bytes >> 20,
+                       ordinal, drv_err(g, rc));
+    }
+    o->free(g->drv, flush);
+    if ((rc = o->alloc(g->drv, &p->owner, sizeof(int) * (size_t) nloc)) || (rc = o->memset32(g->drv, p->owner, 0, (size_t) nloc))
+        || (rc = o->alloc(g->drv, &p->out, nrec)) || (rc = o->memset32(g->drv, p->out, 0, nrec / 4)))
+        return nr_fail(ctx, NUNART_E_MEMORY, "%s for the latency probe's records (device %d): %s", o->call_alloc, ordinal, drv_err(g, rc));
+    long long words = bytes / 4;
+    void *args[] = {&p->buf, &words, &naddr, &reps, &p->owner, &p->out, &nloc};
+    /* Four small blocks per location, so that every SM or XCD most likely receives one. */
+    unsigned grid = (unsigned) (4 * nloc);
+    if ((rc = o->launch(g->drv, p->fn, grid, 32, args)))
+        return nr_fail(ctx, NUNART_E_DEVICE, "%s (latency probe, %u blocks): %s", o->call_launch, grid, drv_err(g, rc));
+    if ((rc = o->sync(g->drv))) return nr_fail(ctx, NUNART_E_DEVICE, "%s after the latency probe: %s", o->call_sync, drv_err(g, rc));
+    if ((rc = o->dtoh(g->drv, rec, p->out, nrec)))
+        return nr_fail(ctx, NUNART_E_DEVICE, "%s (latency probe records): %s", o->call_dtoh, drv_err(g, rc));
+    return NUNART_OK;
+}
+
+nunart_status nr_gpu_probe(nunart_ctx *ctx, nr_gpu *g, const char *const *opts, int nopts, long long bytes, int naddr, int reps,
+                           int nloc, long long *rec) {
+    const nr_gpu_ops *o = g->ops;
+    int rc = o->select(g->drv, ctx->device_ordinal);
+    if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s(device %d): %s", o->call_select, ctx->device_ordinal, drv_err(g, rc));
+    char *code = NULL;
+    probe_run p = {0};
+    nunart_status st = compile_code(ctx, g, opts, nopts, 0, &code);
+    if (!st && (rc = o->load(g->drv, &p.module, code)))
+        st = nr_fail(ctx, NUNART_E_DEVICE, "%s (latency probe): %s", o->call_load, drv_err(g, rc));
+    free(code);
+    if (!st && (rc = o->function(g->drv, &p.fn, p.module, "nunart_probe")))
+        st = nr_fail(ctx, NUNART_E_DEVICE, "%s(nunart_probe): %s", o->call_function, drv_err(g, rc));
+    if (!st) st = probe_launch(ctx, g, &p, bytes, naddr, reps, nloc, rec);
+    probe_free(g, &p);
+    return st;
+}
+
 void nr_gpu_release(nr_gpu *g) {
     for (int k = 0; k < g->ndev; k++) {
         nr_gpu_dev *v = &g->dev[k];
         if (g->ops->select(g->drv, v->ordinal)) continue;
-        nr_dptr all[] = {v->arena, v->steps, v->deps, v->tbinfo, v->ran_on, v->hw_id, v->seg, g->flags ? 0 : v->done, g->flags ? 0 : v->claim};
+        nr_dptr all[] = {v->arena, v->steps, v->deps, v->tbinfo, v->ran_on, v->hw_id, v->seg, v->stats, g->flags ? 0 : v->done, g->flags ? 0 : v->claim};
         for (size_t i = 0; i < sizeof all / sizeof *all; i++)
             if (all[i]) g->ops->free(g->drv, all[i]);
         if (v->module) g->ops->unload(g->drv, v->module);

@@ -21,9 +21,10 @@ typedef struct {
     const char *unit;          /* the unit a threadblock is placed on: "SM", "XCD" */
     int place_by_die;          /* tbinfo holds the planned die (HIP) instead of the CU (CUDA) */
     int read_hw_id;            /* read back the kernel's hw_id array after each launch */
-    long long ticks_per_us;    /* lower bound of the rate of the kernel's clock */
+    long long ticks_per_us;    /* rate of the kernel's timer (%globaltimer: 1000; wall_clock64: 100, assumed) */
+    const char *timer;         /* the kernel's timer, for messages */
     const char *call_alloc, *call_htod, *call_dtoh, *call_memset, *call_load, *call_function, *call_launch, *call_sync;
-    const char *call_select, *call_can_peer, *call_enable_peer, *call_host_alloc, *call_host_map;
+    const char *call_select, *call_can_peer, *call_enable_peer, *call_host_alloc, *call_host_map, *call_occupancy;
     int (*alloc)(void *drv, nr_dptr *p, size_t bytes);
     int (*free)(void *drv, nr_dptr p);
     int (*htod)(void *drv, nr_dptr dst, const void *src, size_t bytes);
@@ -34,6 +35,8 @@ typedef struct {
     int (*function)(void *drv, void **fn, void *module, const char *name);
     /* Launches grid x 1 x 1 blocks of block threads on the current device's default stream. */
     int (*launch)(void *drv, void *fn, unsigned grid, unsigned block, void **args);
+    /* *n = how many blocks of `block` threads of fn fit on one SM (CUDA) or CU (HIP) at once. */
+    int (*occupancy)(void *drv, int *n, void *fn, unsigned block);
     /* Waits for the current device. */
     int (*sync)(void *drv);
     const char *(*error)(void *drv, int rc);
@@ -77,10 +80,13 @@ typedef struct {
     int rank_lo, rank_hi;      /* the ranks it runs: [rank_lo, rank_hi) */
     int tb_lo, tb_hi;          /* their threadblocks: [tb_lo, tb_hi) */
     int64_t sto_lo, sto_hi, stage_lo, stage_hi; /* their storages and stages, as global arena offsets */
+    int most;                  /* the most of its threadblocks planned on one unit */
     int per_unit;              /* blocks per unit in its pinned grid */
     int nseg;                  /* segments in seg (0 on one device: the arena is the table's) */
     nr_dptr arena;             /* its storages, then its stages */
     nr_dptr steps, deps, tbinfo, ran_on, hw_id, seg;
+    nr_dptr stats;             /* the kernel's counters (executor.cu): claims, highest location + 1, %nsmid */
+    int stat[3];               /* their host copy after a launch */
     nr_dptr done, claim;       /* one device: device memory; several: its address of the host-mapped flags */
 } nr_gpu_dev;
 
@@ -93,6 +99,9 @@ typedef struct {
     int *flags;                /* several devices: host-mapped done flags (nstep), then claims (ntb) and the abort flag */
     int units;                 /* placement units on each device: SMs or dies */
     int per_unit;              /* the most blocks per unit over the devices' pinned grids */
+    int occupancy;             /* blocks of the executor resident on one SM or CU at once (occupancy API) */
+    int units_seen;            /* after a launch: the highest location any block read, plus one */
+    int hw_units;              /* after a launch: %nsmid (0 where the hardware does not say) */
     int *hw;                   /* host copy of hw_id (when ops->read_hw_id) */
 } nr_gpu;
 
@@ -128,6 +137,12 @@ nunart_status nr_gpu_launch(nunart_ctx *ctx, nr_gpu *g, int pinned, double *elap
 
 nunart_status nr_gpu_fetch(nunart_ctx *ctx, nr_gpu *g);
 nunart_status nr_gpu_upload(nunart_ctx *ctx, nr_gpu *g);
+
+/* The latency probe (executor.cu's nunart_probe) on the first device: compiled with `opts`,
+ * run over `bytes` of device memory at `naddr` addresses with chains of `reps`; per location
+ * (SM or XCD, at most nloc) the record described there, into rec (nloc * (2 + 3 * naddr)). */
+nunart_status nr_gpu_probe(nunart_ctx *ctx, nr_gpu *g, const char *const *opts, int nopts, long long bytes, int naddr, int reps,
+                           int nloc, long long *rec);
 
 /* Frees the device buffers, the module and the compiler; the backend then closes its driver. */
 void nr_gpu_release(nr_gpu *g);

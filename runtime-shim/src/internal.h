@@ -108,6 +108,14 @@ typedef struct {
     /* Copy ctx->host to the device again (GPU backends); NULL on host. */
     nunart_status (*upload)(struct nunart_ctx *ctx);
     nunart_status (*stream)(struct nunart_ctx *ctx, int rank, int index, void **stream);
+    /* Makes the backend's device current, saving the caller's (CUDA: pushes its context; HIP:
+     * saves the current device); leave restores it. NULL on host. nunart.c brackets every
+     * call that touches a device, so the caller finds its context as it left it. */
+    nunart_status (*enter)(struct nunart_ctx *ctx);
+    void (*leave)(struct nunart_ctx *ctx);
+    /* The latency probe (nunart_probe_latency): rec as nr_gpu_probe's; NULL on host. *nloc is
+     * the number of locations recorded (set before anything runs when rec is NULL). */
+    nunart_status (*probe)(struct nunart_ctx *ctx, long long bytes, int naddr, int reps, long long *rec, int *nloc);
     void (*close)(struct nunart_ctx *ctx);
 } nr_backend;
 
@@ -126,6 +134,7 @@ struct nunart_ctx {
     nr_device devs[NR_MAX_DEVICES]; /* the visible devices from device_ordinal on (GPU backends) */
     char devices[768];     /* the report's devices line (GPU backends) */
     int64_t mem_limit;
+    int full_grid;         /* option pinned_grid=full: a pinned grid fills every resident slot */
     char arch[32];         /* HIP: hipRTC's offload target (option arch); empty = its default */
     nr_device dev;
     nr_device want;        /* host emulation overrides; 0 = take from the table */
@@ -134,12 +143,27 @@ struct nunart_ctx {
     int *ran_on;           /* per tb: CU/SM (or die) it ran on, -1 if not reported */
     int located;           /* ran_on is 0: emulated, 1: a hardware readback of the CU/SM, 2: of the die */
     int placed_ok, placed_total;
+    /* CUDA with several ranks on a device: the i-th rank of its device runs its threadblocks on
+     * their planned SM + i * rank_shift, mod shift_units, so that the ranks, each placed for a
+     * whole GPU, do not pile onto the same SMs (8 blocks fit on an SM). 0: no shift. */
+    int rank_shift, shift_units;
     double launch_us;
     char cu_affinity[384], grid_order[256], stream_masks[256], page_placement[256], fidelity[256], data_check[512];
     char executor[384];    /* GPU: how the executor was compiled; empty on host */
-    char cu_readback[384]; /* finer location read back than the fidelity compares (HIP: HW_ID) */
-    char report[6144];
+    char platform[512];    /* GPU: driver and runtime-compiler versions, found at open */
+    char cu_readback[1024]; /* finer location read back than the fidelity compares (HIP: HW_ID) */
+    char report[8192];
 };
+
+/* Where threadblock tb is to run on its device: its planned CU (or die, by_die) after the
+ * shift of ranks that share the device. */
+static inline int nr_planned_unit(const struct nunart_ctx *ctx, const nr_tb *tb, int by_die) {
+    int u = by_die ? tb->die : tb->cu;
+    if (!ctx->rank_shift || ctx->shift_units <= 0) return u;
+    int ranks = ctx->table->ranks, d = ctx->ndev > 0 ? ctx->ndev : 1, k = 0;
+    while (k + 1 < d && tb->rank >= nr_first_rank(ranks, d, k + 1)) k++;
+    return (int) ((u + (long long) (tb->rank - nr_first_rank(ranks, d, k)) * ctx->rank_shift) % ctx->shift_units);
+}
 
 /* Sets the message and the status; for state-changing calls also FAILED. */
 nunart_status nr_fail(struct nunart_ctx *ctx, nunart_status st, const char *fmt, ...)
@@ -164,6 +188,16 @@ static inline int64_t nr_sto_start(const nr_table *t, int r) { return r < t->ran
 static inline int64_t nr_stage_start(const nr_table *t, int r) { return r < t->ranks ? t->rank[r].stage_off : t->arena_elems; }
 /* The first threadblock of rank r (r == ranks: ntb). */
 static inline int nr_tb_start(const nr_table *t, int r) { return r < t->ranks ? t->rank[r].first_tb : t->ntb; }
+
+/* Which operands op reads or writes: src, dst, its own send stage (self), the sender's stage (got). */
+static inline void nr_op_operands(int op, int *src, int *dst, int *self, int *got) {
+    *self = op == OP_S || op == OP_RCS || op == OP_RRS || op == OP_RRCS;
+    *got = op == OP_R || op == OP_RCS || op == OP_RRS || op == OP_RRC || op == OP_RRCS;
+    *src = op == OP_S || op == OP_RRS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET || op == OP_RE
+           || op == OP_RA || op == OP_GETRE;
+    *dst = op == OP_R || op == OP_RCS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET || op == OP_RE
+           || op == OP_RA || op == OP_GETRE;
+}
 
 int nr_mask_has_bit(const uint32_t *mask, int words, int bit);
 int64_t nr_now_ns(void);

@@ -1,5 +1,8 @@
 /* JNI binding for dev.nunac.runtime.NativeBinding. Handles are context pointers; the Java
- * side never passes a closed handle, and a zero handle is answered with an error, not a crash. */
+ * side never passes a closed handle, and a zero handle is answered with an error, not a crash.
+ * Strings cross as UTF-8 byte arrays: NewStringUTF and GetStringUTFChars speak modified UTF-8,
+ * which mangles characters outside the BMP, and a failed conversion must not turn into a NULL
+ * that the runtime would read as "auto". */
 #include <jni.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,16 +16,41 @@
 #define CTX(h) ((nunart_ctx *) (intptr_t) (h))
 #define FN(name) Java_dev_nunac_runtime_NativeBinding_##name
 
-JNIEXPORT jlong JNICALL FN(nOpen)(JNIEnv *env, jclass cls, jstring backend, jstring options) {
+/* A NUL-terminated copy of a byte array (NULL array: *out = NULL); -1 when out of memory. */
+static int copy_bytes(JNIEnv *env, jbyteArray a, char **out) {
+    *out = NULL;
+    if (!a) return 0;
+    jsize n = (*env)->GetArrayLength(env, a);
+    char *s = malloc((size_t) n + 1);
+    if (!s) return -1;
+    (*env)->GetByteArrayRegion(env, a, 0, n, (jbyte *) s);
+    if ((*env)->ExceptionCheck(env)) { free(s); return -1; }
+    s[n] = 0;
+    *out = s;
+    return 0;
+}
+
+/* A Java byte[] holding the C string's bytes; NULL (with an OutOfMemoryError pending) on failure. */
+static jbyteArray bytes_of(JNIEnv *env, const char *s) {
+    jsize n = (jsize) strlen(s);
+    jbyteArray a = (*env)->NewByteArray(env, n);
+    if (a) (*env)->SetByteArrayRegion(env, a, 0, n, (const jbyte *) s);
+    return a;
+}
+
+JNIEXPORT jlong JNICALL FN(nOpen)(JNIEnv *env, jclass cls, jbyteArray backend, jbyteArray options) {
     (void) cls;
-    const char *b = backend ? (*env)->GetStringUTFChars(env, backend, NULL) : NULL;
-    const char *o = options ? (*env)->GetStringUTFChars(env, options, NULL) : NULL;
+    char *b = NULL, *o = NULL;
     nunart_ctx *ctx = NULL;
-    nunart_open(&ctx, b, o);
-    if (b) (*env)->ReleaseStringUTFChars(env, backend, b);
-    if (o) (*env)->ReleaseStringUTFChars(env, options, o);
+    /* Either argument lost is no open at all: Java reports it, nothing falls back to "auto". */
+    if (!copy_bytes(env, backend, &b) && !copy_bytes(env, options, &o)) nunart_open(&ctx, b ? b : "auto", o);
+    free(b);
+    free(o);
+    (*env)->ExceptionClear(env);
     return (jlong) (intptr_t) ctx;
 }
+
+JNIEXPORT jint JNICALL FN(nStatus)(JNIEnv *env, jclass cls, jlong h) { (void) env; (void) cls; return nunart_last_status(CTX(h)); }
 
 JNIEXPORT jint JNICALL FN(nLoad)(JNIEnv *env, jclass cls, jlong h, jbyteArray table) {
     (void) cls;
@@ -39,10 +67,10 @@ JNIEXPORT jint JNICALL FN(nAlloc)(JNIEnv *env, jclass cls, jlong h) { (void) env
 JNIEXPORT jint JNICALL FN(nLaunch)(JNIEnv *env, jclass cls, jlong h) { (void) env; (void) cls; return h ? nunart_launch(CTX(h)) : NUNART_E_ARGUMENT; }
 JNIEXPORT jint JNICALL FN(nVerify)(JNIEnv *env, jclass cls, jlong h) { (void) env; (void) cls; return h ? nunart_verify(CTX(h)) : NUNART_E_ARGUMENT; }
 
-JNIEXPORT jstring JNICALL FN(nMessage)(JNIEnv *env, jclass cls, jlong h) { (void) cls; return (*env)->NewStringUTF(env, nunart_message(CTX(h))); }
-JNIEXPORT jstring JNICALL FN(nReport)(JNIEnv *env, jclass cls, jlong h) { (void) cls; return (*env)->NewStringUTF(env, nunart_report(CTX(h))); }
-JNIEXPORT jstring JNICALL FN(nState)(JNIEnv *env, jclass cls, jlong h) { (void) cls; return (*env)->NewStringUTF(env, nunart_state_name(nunart_state_of(CTX(h)))); }
-JNIEXPORT jstring JNICALL FN(nVersion)(JNIEnv *env, jclass cls) { (void) cls; return (*env)->NewStringUTF(env, nunart_version()); }
+JNIEXPORT jbyteArray JNICALL FN(nMessage)(JNIEnv *env, jclass cls, jlong h) { (void) cls; return bytes_of(env, nunart_message(CTX(h))); }
+JNIEXPORT jbyteArray JNICALL FN(nReport)(JNIEnv *env, jclass cls, jlong h) { (void) cls; return bytes_of(env, nunart_report(CTX(h))); }
+JNIEXPORT jbyteArray JNICALL FN(nState)(JNIEnv *env, jclass cls, jlong h) { (void) cls; return bytes_of(env, nunart_state_name(nunart_state_of(CTX(h)))); }
+JNIEXPORT jbyteArray JNICALL FN(nVersion)(JNIEnv *env, jclass cls) { (void) cls; return bytes_of(env, nunart_version()); }
 
 JNIEXPORT jfloatArray JNICALL FN(nOutput)(JNIEnv *env, jclass cls, jlong h, jint rank) {
     (void) cls;

@@ -26,6 +26,8 @@ const char *nunart_status_name(nunart_status s) {
 
 nunart_state nunart_state_of(const nunart_ctx *ctx) { return ctx ? ctx->state : NUNART_FAILED; }
 
+nunart_status nunart_last_status(const nunart_ctx *ctx) { return ctx ? ctx->last : NUNART_E_MEMORY; }
+
 const char *nunart_message(const nunart_ctx *ctx) { return ctx ? ctx->msg : "no context (out of memory)"; }
 
 int64_t nr_now_ns(void) {
@@ -73,6 +75,11 @@ static nunart_status need(nunart_ctx *ctx, nunart_state want, const char *call) 
                    nunart_state_name(ctx->state));
 }
 
+/* Device calls run between enter and leave: the backend makes its device current and afterwards
+ * restores the caller's (CUDA context stack, HIP current device). */
+static nunart_status enter(nunart_ctx *ctx) { return ctx->be->enter ? ctx->be->enter(ctx) : NUNART_OK; }
+static void leave(nunart_ctx *ctx) { if (ctx->be->leave) ctx->be->leave(ctx); }
+
 /* The reference input in 64 bits: a postcondition names chunks as rank * chunk_factor + i,
  * which passes int's range on large plans (at most 2^16 * 2^20 + 2^24 here). */
 static float input_at(int64_t rank, int64_t chunk, int64_t element) {
@@ -114,8 +121,8 @@ static int parse_word(const char *opts, const char *key, char *out, size_t cap) 
 }
 
 static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
-    static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb", "devices", "arch"};
-    enum { NINT = 8, NKEYS = 9 };
+    static const char *KEYS[] = {"device", "cus", "dies", "mask_words", "max_ranks", "timeout_ms", "mem_limit_mb", "devices", "arch", "pinned_grid"};
+    enum { NINT = 8, NKEYS = 10 };
     long long v[NINT] = {0, 0, 0, 0, 0, 20000, 4096, 0};
     static const long long HI[] = {1024, 1 << 20, 1024, 64, 1 << 16, 3600000, NR_MAX_BUFFER_BYTES >> 20, NR_MAX_DEVICES};
     if (opts) {
@@ -130,7 +137,7 @@ static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
                 size_t k = strlen(KEYS[i]);
                 known |= strncmp(t, KEYS[i], k) == 0 && t[k] == '=';
             }
-            if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, devices, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb, arch)", t);
+            if (!known) return nr_fail(ctx, NUNART_E_ARGUMENT, "unknown option '%s' (known: device, devices, cus, dies, mask_words, max_ranks, timeout_ms, mem_limit_mb, arch, pinned_grid)", t);
         }
     }
     for (int i = 0; i < NINT; i++) {
@@ -139,6 +146,10 @@ static nunart_status parse_options(nunart_ctx *ctx, const char *opts) {
     }
     if (parse_word(opts, "arch", ctx->arch, sizeof ctx->arch) < 0)
         return nr_fail(ctx, NUNART_E_ARGUMENT, "option arch: not a target name such as gfx942 (letters, digits, _:+-, at most %zu)", sizeof ctx->arch - 1);
+    char grid[8] = "";
+    if (parse_word(opts, "pinned_grid", grid, sizeof grid) < 0 || (grid[0] && strcmp(grid, "tight") && strcmp(grid, "full")))
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "option pinned_grid: tight (one spare block per unit, the default) or full (every resident slot)");
+    ctx->full_grid = strcmp(grid, "full") == 0;
     ctx->device_ordinal = (int) v[0];
     ctx->want.cus = (int) v[1];
     ctx->want.dies = (int) v[2];
@@ -266,7 +277,9 @@ static nunart_status fit(nunart_ctx *ctx, const nr_table *t) {
                 const nr_stream *st = &t->rank[r].streams[s];
                 for (int die = 0; die < t->dies; die++) {
                     int any = 0;
-                    for (int b = die; b < t->mask_words * 32 && !any; b += t->dies) any = nr_mask_has_bit(st->mask, t->mask_words, b);
+                    /* Only bits below the device's CU count select a CU; higher ones select nothing. */
+                    int bits = t->mask_words * 32 < d->cus ? t->mask_words * 32 : d->cus;
+                    for (int b = die; b < bits && !any; b += t->dies) any = nr_mask_has_bit(st->mask, t->mask_words, b);
                     if (!any)
                         return nr_fail(ctx, NUNART_E_MISMATCH, "rank %d stream of domain %d leaves die %d without a CU: a modulo-dispatched launch on it would hang", r, st->domain, die);
                 }
@@ -362,7 +375,9 @@ nunart_status nunart_alloc(nunart_ctx *ctx) {
     ctx->host = malloc((size_t) (t->arena_elems ? t->arena_elems : 1) * sizeof(float));
     if (!ctx->host) return nr_fail(ctx, NUNART_E_MEMORY, "cannot allocate %lld MiB of buffers", (long long) (t->arena_elems * 4 >> 20));
     fill(ctx);
+    if ((st = enter(ctx))) return st;
     st = ctx->be->alloc(ctx);
+    leave(ctx);
     if (st) return st;
     ctx->state = NUNART_BUFFERS_READY;
     return ok(ctx);
@@ -372,14 +387,16 @@ nunart_status nunart_launch(nunart_ctx *ctx) {
     if (!ctx) return NUNART_E_ARGUMENT;
     nunart_status st = need(ctx, NUNART_BUFFERS_READY, "launch");
     if (st) return st;
+    if ((st = enter(ctx))) return st;
     st = ctx->be->launch(ctx, 1, &ctx->launch_us);
+    if (!st && ctx->be->fetch) st = ctx->be->fetch(ctx);
+    leave(ctx);
     if (st) return st;
-    if (ctx->be->fetch && (st = ctx->be->fetch(ctx))) return st;
     const nr_table *t = ctx->table;
     ctx->placed_ok = ctx->placed_total = 0;
     for (int i = 0; i < t->ntb; i++) {
         ctx->placed_total++;
-        ctx->placed_ok += ctx->ran_on[i] >= 0 && ctx->ran_on[i] == (ctx->located == 2 ? t->tb[i].die : t->tb[i].cu);
+        ctx->placed_ok += ctx->ran_on[i] >= 0 && ctx->ran_on[i] == nr_planned_unit(ctx, &t->tb[i], ctx->located == 2);
     }
     double frac = ctx->placed_total ? (double) ctx->placed_ok / ctx->placed_total : 1.0;
     if (ctx->located)
@@ -460,29 +477,81 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-nunart_status nunart_time_launches(nunart_ctx *ctx, int n, int pinned, double *median_us) {
-    if (!ctx || !median_us || n < 1 || n > 1000000) {
-        if (ctx) return nr_fail(ctx, NUNART_E_ARGUMENT, "time_launches: n must be in [1, 1000000] and median_us non-null");
-        return NUNART_E_ARGUMENT;
+/* Runs `warmup` untimed launches, then times n; us gets the n times, sorted. The buffers are
+ * then refilled as nunart_alloc() left them. */
+static nunart_status time_sorted(nunart_ctx *ctx, int warmup, int n, int pinned, double *us) {
+    nunart_status st = enter(ctx);
+    if (st) return st;
+    double ignored;
+    for (int i = 0; i < warmup && !st; i++) st = ctx->be->launch(ctx, pinned, &ignored);
+    for (int i = 0; i < n && !st; i++) st = ctx->be->launch(ctx, pinned, &us[i]);
+    /* In-place plans overwrite their inputs: restore them so a later launch verifies. */
+    if (!st) {
+        fill(ctx);
+        if (ctx->be->upload) st = ctx->be->upload(ctx);
     }
+    leave(ctx);
+    if (!st) qsort(us, (size_t) n, sizeof *us, cmp_double);
+    return st;
+}
+
+static nunart_status time_args(nunart_ctx *ctx, int warmup, int n, const void *out) {
+    if (!ctx) return NUNART_E_ARGUMENT;
+    if (!out || n < 1 || n > 1000000 || warmup < 0 || warmup > 1000000)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "time_launches: n must be in [1, 1000000], warmup in [0, 1000000], and the results non-null");
     if (ctx->state != NUNART_BUFFERS_READY && ctx->state != NUNART_LAUNCHED && ctx->state != NUNART_VERIFIED)
         return nr_fail(ctx, NUNART_E_ARGUMENT, "time_launches needs buffers (state %s)", nunart_state_name(ctx->state));
+    return NUNART_OK;
+}
+
+nunart_status nunart_time_launches(nunart_ctx *ctx, int n, int pinned, double *median_us) {
+    double stats[3];
+    nunart_status st = time_args(ctx, 0, n, median_us);
+    if (st || (st = nunart_time_stats(ctx, 0, n, pinned, stats))) return st;
+    *median_us = stats[1];
+    return NUNART_OK;
+}
+
+nunart_status nunart_time_stats(nunart_ctx *ctx, int warmup, int n, int pinned, double *stats) {
+    nunart_status st = time_args(ctx, warmup, n, stats);
+    if (st) return st;
     double *us = malloc(sizeof(double) * (size_t) n);
     if (!us) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
-    for (int i = 0; i < n; i++) {
-        nunart_status st = ctx->be->launch(ctx, pinned, &us[i]);
-        if (st) { free(us); return st; }
+    if (!(st = time_sorted(ctx, warmup, n, pinned, us))) {
+        /* min, median, p90 (nearest rank) */
+        stats[0] = us[0];
+        stats[1] = us[n / 2];
+        stats[2] = us[(size_t) ((9LL * n + 9) / 10) - 1];
     }
-    /* In-place plans overwrite their inputs: restore them so a later launch verifies. */
-    fill(ctx);
-    if (ctx->be->upload) {
-        nunart_status st = ctx->be->upload(ctx);
-        if (st) { free(us); return st; }
-    }
-    qsort(us, (size_t) n, sizeof *us, cmp_double);
-    *median_us = us[n / 2];
     free(us);
-    return ok(ctx);
+    return st ? st : ok(ctx);
+}
+
+nunart_status nunart_probe_latency(nunart_ctx *ctx, int mib, int naddr, int reps, double *out, size_t cap, int *nloc) {
+    if (!ctx || !nloc) return ctx ? nr_fail(ctx, NUNART_E_ARGUMENT, "probe_latency: nloc is null") : NUNART_E_ARGUMENT;
+    if (ctx->state != NUNART_OPENED) return nr_fail(ctx, NUNART_E_ARGUMENT, "probe_latency needs an opened context without a table (state %s)", nunart_state_name(ctx->state));
+    if (!ctx->be->probe) return nr_fail(ctx, NUNART_E_UNSUPPORTED, "the %s backend has no device to probe", ctx->be->name);
+    if (mib < 1 || mib > (1 << 20) || naddr < 1 || naddr > 4096 || reps < 1 || reps > 100000 || (long long) mib << 20 > ctx->mem_limit)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "probe_latency: mib in [1, mem_limit_mb], naddr in [1, 4096], reps in [1, 100000]");
+    nunart_status st = ctx->be->probe(ctx, 0, naddr, reps, NULL, nloc);
+    if (st || !out) return st ? st : ok(ctx);
+    size_t per = 1 + 3 * (size_t) naddr, raw = 2 + 3 * (size_t) naddr;
+    if (cap < per * (size_t) *nloc) return nr_fail(ctx, NUNART_E_ARGUMENT, "probe_latency: out holds %zu doubles, %zu needed", cap, per * (size_t) *nloc);
+    long long *rec = calloc(raw * (size_t) *nloc, sizeof *rec);
+    if (!rec) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
+    if (!(st = enter(ctx))) {
+        st = ctx->be->probe(ctx, (long long) mib << 20, naddr, reps, rec, nloc);
+        leave(ctx);
+    }
+    /* Cycles to ns with each location's own clock: its cycles over its timer's ns. */
+    for (int l = 0; !st && l < *nloc; l++) {
+        const long long *r = rec + raw * (size_t) l;
+        double *o = out + per * (size_t) l, ghz = r[1] > 0 ? (double) r[0] / (double) r[1] : 0;
+        o[0] = ghz * 1000.0;
+        for (size_t k = 0; k < 3 * (size_t) naddr; k++) o[1 + k] = ghz > 0 ? (double) r[2 + k] / ghz : -1;
+    }
+    free(rec);
+    return st ? st : ok(ctx);
 }
 
 nunart_status nunart_grid_order(nunart_ctx *ctx, int rank, int *slots, size_t cap, size_t *n) {
@@ -532,6 +601,8 @@ const char *nunart_report(const nunart_ctx *c) {
     if (n < (int) sizeof ctx->report) n += print_device(ctx, ctx->report + n, sizeof ctx->report - (size_t) n);
     if (ctx->devices[0] && n < (int) sizeof ctx->report)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "devices: %s\n", ctx->devices);
+    if (ctx->platform[0] && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "platform: %s\n", ctx->platform);
     if (n < (int) sizeof ctx->report)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "state: %s\n", nunart_state_name(ctx->state));
     if (t && n < (int) sizeof ctx->report)

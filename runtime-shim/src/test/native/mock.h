@@ -12,6 +12,23 @@
  *   NUNART_MOCK_NO_PEER=1           devices cannot access each other's memory (peer access refused)
  *   NUNART_MOCK_PEER_IGNORED=1      enabling peer access reports success but grants nothing
  *   NUNART_MOCK_LAST_UNITS=N        the last visible CUDA device has N SMs (a device that does not fit)
+ *   NUNART_MOCK_NAME=TEXT           the CUDA device name (default "Mock CUDA device N")
+ *   NUNART_MOCK_CC_MINOR=N          CUDA compute capability minor (default 0)
+ *   NUNART_MOCK_OCCUPANCY=N         blocks of a kernel resident per SM or CU (default 8). A CUDA
+ *                                   launch of more than N x SMs blocks runs in waves, as on a
+ *                                   GPU: a later wave starts only once the earlier has finished,
+ *                                   so threadblocks that wait on a later wave never finish
+ *   NUNART_MOCK_DRIVER_VERSION=N    cuDriverGetVersion (default 13000, CUDA 13.0)
+ *   NUNART_MOCK_NVRTC_VERSION=M.m   nvrtcVersion (default 13.0); hipRTC: NUNART_MOCK_HIPRTC_VERSION (6.2)
+ *   NUNART_MOCK_NVRTC_ARCHS=LIST    nvrtcGetSupportedArchs, comma-separated (default 75,80,86,87,89,90,100,120)
+ * The fake CUDA driver refuses what the real one does: calls that need a context while none is
+ * current (CUDA_ERROR_INVALID_CONTEXT), a cubin for another sm_XY or from an NVRTC of a newer
+ * major than the driver (CUDA_ERROR_NO_BINARY_FOR_GPU), PTX from an NVRTC newer than the driver
+ * (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222). The fake compilers encode what they were asked for
+ * in the code image ("kind=cubin arch=90 nvrtc=13.0"). The latency probe's fake launch fills
+ * synthetic records: 1.98 GHz, and on the units of the lower half slower to odd addresses and
+ * on the upper half to even ones, first loads 20 cycles slower per unit mod 4 (a shape to
+ * summarise, not a measurement).
  * Several devices: memory belongs to the device current when it was allocated (host-mapped
  * memory to all); a launch is recorded and the first synchronise runs every pending launch
  * jointly, their blocks interleaved round-robin, so cross-device waits complete as on hardware.
@@ -43,15 +60,26 @@ int mock_enable_peer(int peer);
 void *mock_alloc(size_t n, int owner);
 void mock_free(void *p);
 
-/* A loaded module: whether its code was compiled with NR_MULTI, and on which device. */
+/* A loaded module: whether its code was compiled with NR_MULTI, and on which device; its two
+ * kernels (0: nunart_exec, 1: nunart_probe) as function handles. */
+typedef struct mock_module mock_module;
 typedef struct {
+    mock_module *module;
+    int probe;
+} mock_fn;
+struct mock_module {
     int multi, device;
-} mock_module;
+    mock_fn fn[2];
+};
 int mock_load(void **module, const void *image);
+/* The function `name` of a module, or NULL. */
+mock_fn *mock_function(void *module, const char *name);
 
 /* Records one launch of nunart_exec (args: its parameters as kernelParams; amd: the HW_ID
  * encoding); the first mock_sync runs every pending launch jointly. 0 or an error code. */
 int mock_launch(void *fn, void **args, unsigned grid, int amd);
+/* Blocks of one kernel resident at once per SM or CU (NUNART_MOCK_OCCUPANCY). */
+int mock_occupancy(void);
 int mock_sync(void);
 /* Why the last MOCK_E_CHECK failure happened. */
 const char *mock_error(void);

@@ -82,15 +82,22 @@ static int owner_of(const void *p) {
 }
 
 int mock_load(void **module, const void *image) {
-    int multi = strcmp(image, MOCK_CODE_MULTI) == 0;
-    if (!multi && strcmp(image, MOCK_CODE) != 0) return -1;
+    if (strncmp(image, MOCK_CODE, strlen(MOCK_CODE)) != 0) return -1;
     mock_module *m = malloc(sizeof *m);
     if (!m) return -2;
-    m->multi = multi;
+    m->multi = strstr(image, "NR_MULTI") != NULL;
     m->device = current;
+    for (int i = 0; i < 2; i++) { m->fn[i].module = m; m->fn[i].probe = i; }
     *module = m;
     return 0;
 }
+
+mock_fn *mock_function(void *module, const char *name) {
+    mock_module *m = module;
+    return !strcmp(name, "nunart_exec") ? &m->fn[0] : !strcmp(name, "nunart_probe") ? &m->fn[1] : NULL;
+}
+
+int mock_occupancy(void) { return mock_env_int("NUNART_MOCK_OCCUPANCY", 8); }
 
 const char *mock_error(void) { return why; }
 
@@ -106,8 +113,9 @@ typedef struct {
     const int *deps, *tbinfo;
     int ntb, pinned, nseg, tb_lo, tb_hi;
     float *arena;
-    int *done, *ran_on, *hw_id, *claim;
+    int *done, *ran_on, *hw_id, *claim, *stats;
     int *mine, *cur;       /* per block: its threadblock; per threadblock: its next step */
+    unsigned wave_lo, wave_hi; /* the blocks resident now */
 } launch_t;
 
 static launch_t pending[MAX_DEV * 4];
@@ -115,8 +123,35 @@ static int npending;
 
 #define ARG_PTR(i, T) ((T *) (uintptr_t) *(unsigned long long *) args[i])
 
-int mock_launch(void *fn, void **args, unsigned grid, int amd) {
-    const mock_module *m = fn;
+/* The probe's records, filled at once (see mock.h): location l of nloc, address a. */
+static int probe(void **args, unsigned grid, int amd) {
+    int naddr = *(int *) args[2], nloc = *(int *) args[6];
+    int *owner = ARG_PTR(4, int);
+    long long *out = ARG_PTR(5, long long);
+    int units = mock_env_int("NUNART_MOCK_UNITS", 8);
+    (void) amd;
+    for (unsigned b = 0; b < grid; b++) {
+        int l = (int) (b % (unsigned) units);
+        if (l >= nloc || owner[l]) continue;
+        owner[l] = 1;
+        long long *o = out + (long long) l * (2 + 3 * naddr);
+        o[0] = 1980000; /* cycles in 1 ms of the timer: 1.98 GHz */
+        o[1] = 1000000;
+        for (int a = 0; a < naddr; a++) {
+            int far = (l * 2 / units) != (a % 2);
+            o[2 + 3 * a] = 1200 + 150 * far + 20 * (l % 4);
+            o[3 + 3 * a] = 400 + 100 * far;
+            o[4 + 3 * a] = 500 + 100 * far;
+        }
+    }
+    return 0;
+}
+
+int mock_launch(void *f, void **args, unsigned grid, int amd) {
+    const mock_fn *fn = f;
+    if (!fn) return -1;
+    if (fn->probe) return fn->module->device == current ? probe(args, grid, amd) : -1;
+    const mock_module *m = fn->module;
     if (npending == (int) (sizeof pending / sizeof *pending)) return -1;
     if (m->device != current) return -1; /* a function runs on the device its module was loaded on */
     launch_t *l = &pending[npending];
@@ -139,17 +174,20 @@ int mock_launch(void *fn, void **args, unsigned grid, int amd) {
     l->nseg = *(int *) args[13];
     l->tb_lo = *(int *) args[14];
     l->tb_hi = *(int *) args[15];
+    l->stats = ARG_PTR(16, int);
     if (l->tb_lo < 0 || l->tb_hi > l->ntb || l->tb_lo > l->tb_hi || (l->nseg && !l->seg)) return -1;
     npending++;
     return 0;
 }
 
-/* Global arena offset -> address, as executor.cu's nr_at (or arena + off on one device). */
+/* Global arena offset -> address, as executor.cu's nr_at (or arena + off on one device); NULL
+ * for an unused operand (-1) and for an offset outside every segment. */
 static float *at(const launch_t *l, long long off) {
+    if (off < 0) return NULL;
     if (!l->nseg) return l->arena + off;
     for (int k = 0; k < l->nseg; k++)
         if (off >= l->seg[3 * k] && off < l->seg[3 * k + 1]) return (float *) (uintptr_t) l->seg[3 * k + 2] + (off - l->seg[3 * k]);
-    return l->arena;
+    return NULL;
 }
 
 /* A step may touch its device's memory, host-mapped memory, or a peer's it has access to. */
@@ -169,13 +207,18 @@ static int run_step(const launch_t *l, const long long *s, int g) {
     long long ne = s[1];
     int op = (int) s[0];
     float *dst = at(l, s[3]), *self = at(l, s[4]);
-    const float *src = at(l, s[2]), *got = at(l, s[5] >= 0 ? s[5] : 0);
+    const float *src = at(l, s[2]), *got = at(l, s[5]);
     int uses_dst = op == OP_R || op == OP_RCS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET
                    || op == OP_RE || op == OP_RA || op == OP_GETRE;
     int uses_self = op == OP_S || op == OP_RCS || op == OP_RRS || op == OP_RRCS;
     int uses_src = op == OP_S || op == OP_RRS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET
                    || op == OP_RE || op == OP_RA || op == OP_GETRE;
     int uses_got = op == OP_R || op == OP_RCS || op == OP_RRS || op == OP_RRC || op == OP_RRCS;
+    /* An operand the op uses must translate, as the kernel demands (else it aborts, reason 2). */
+    if ((uses_dst && !dst) || (uses_self && !self) || (uses_src && !src) || (uses_got && !got)) {
+        l->claim[l->ntb] = 2;
+        return 1;
+    }
     if ((uses_dst && !reachable(l, dst, ne, "dst", g)) || (uses_self && !reachable(l, self, ne, "its stage", g))
         || (uses_src && !reachable(l, src, ne, "src", g)) || (uses_got && !reachable(l, got, ne, "the sender's stage", g)))
         return -1;
@@ -201,13 +244,19 @@ static int ready(const long long *s, const int *deps, const int *done) {
     return s[6] < 0 || done[s[6]];
 }
 
-/* The dispatcher of one launch: where block b lands (round-robin over the units, as SPX does
- * with XCDs), a claim on a threadblock of its range planned there, then the steal by blocks that
- * found none. */
-static void dispatch(launch_t *l) {
+/* Where block b lands: round-robin over the units (as SPX does with XCDs), or the forced unit. */
+static int location(unsigned b) {
     int units = mock_env_int("NUNART_MOCK_UNITS", 8), forced = mock_env_int("NUNART_MOCK_LOCATION", -1);
-    for (unsigned b = 0; b < l->grid; b++) {
-        int loc = forced >= 0 ? forced : (int) (b % (unsigned) units);
+    return forced >= 0 ? forced : (int) (b % (unsigned) units);
+}
+
+/* The dispatcher of one launch's resident wave [wave_lo, wave_hi): a claim on a threadblock of
+ * its range planned where the block landed, then the steal by blocks that found none (the
+ * kernel's spares wait until every threadblock is claimed, which in a fake run is at once). */
+static void dispatch(launch_t *l) {
+    int units = mock_env_int("NUNART_MOCK_UNITS", 8);
+    for (unsigned b = l->wave_lo; b < l->wave_hi; b++) {
+        int loc = location(b);
         l->mine[b] = -1;
         if (!l->pinned) {
             int t = l->tb_lo + (int) b;
@@ -217,13 +266,17 @@ static void dispatch(launch_t *l) {
                 if (l->tbinfo[3 * t + 2] == loc && !l->claim[t]) { l->claim[t] = 1; l->mine[b] = t; }
         }
     }
-    for (unsigned b = 0; b < l->grid; b++) {
+    for (unsigned b = l->wave_lo; b < l->wave_hi; b++) {
         for (int t = l->tb_lo; t < l->tb_hi && l->pinned && l->mine[b] < 0; t++)
             if (!l->claim[t]) { l->claim[t] = 1; l->mine[b] = t; }
+        int loc = location(b);
+        if (loc + 1 > l->stats[1]) l->stats[1] = loc + 1;
+        l->stats[2] = l->amd ? 0 : units;
         if (l->mine[b] < 0) continue;
-        int loc = forced >= 0 ? forced : (int) (b % (unsigned) units), slot = (int) (b / (unsigned) units);
+        l->stats[0]++;
+        int slot = (int) (b / (unsigned) units);
         l->ran_on[l->mine[b]] = loc;
-        /* HW_ID as gfx9 lays it out: CU_ID 11:8, SH_ID 12, SE_ID 15:13; 10 CUs per SE. */
+        /* HW_ID as gfx9 lays it out: CU_ID 11:8, SH_ID 12, SE_ID from bit 13; 10 CUs per SE. */
         l->hw_id[l->mine[b]] = l->amd ? (slot / 10 % 4) << 13 | (slot % 10) << 8 : loc;
     }
 }
@@ -247,34 +300,62 @@ static int check_joint(void) {
     return 0;
 }
 
-/* One step of each claimed threadblock per round, launch after launch and block after block,
- * each step only once its dependencies and its partner are done. */
-static int interleave(void) {
+/* One step of each resident block's threadblock per round, launch after launch and block after
+ * block, each step only once its dependencies and its partner are done. 0 when every resident
+ * threadblock finished, 1 when none could progress (a wait never satisfied), -1 on a check. */
+static int run_resident(void) {
     long long left = 0;
     for (int i = 0; i < npending; i++) {
-        const launch_t *l = &pending[i];
-        for (int t = l->tb_lo; t < l->tb_hi; t++)
-            if (l->claim[t]) { l->cur[t] = l->tbinfo[3 * t]; left += l->tbinfo[3 * t + 1]; }
+        launch_t *l = &pending[i];
+        for (unsigned b = l->wave_lo; b < l->wave_hi; b++) {
+            int t = l->mine[b];
+            if (t >= 0) { l->cur[t] = l->tbinfo[3 * t]; left += l->tbinfo[3 * t + 1]; }
+        }
     }
     int hang = mock_env_int("NUNART_MOCK_HANG", 0);
     while (left > 0) {
         int progressed = 0;
         for (int i = 0; i < npending && !hang; i++) {
             launch_t *l = &pending[i];
-            for (unsigned b = 0; b < l->grid; b++) {
+            for (unsigned b = l->wave_lo; b < l->wave_hi; b++) {
                 int t = l->mine[b];
                 if (t < 0 || l->cur[t] >= l->tbinfo[3 * t] + l->tbinfo[3 * t + 1]) continue;
                 const long long *s = l->steps + 9LL * l->cur[t];
                 if (!ready(s, l->deps, l->done)) continue;
-                if (run_step(l, s, l->cur[t])) return -1;
+                int rc = run_step(l, s, l->cur[t]);
+                if (rc) return rc;
                 l->done[l->cur[t]++] = 1;
                 left--;
                 progressed = 1;
             }
         }
-        if (!progressed) { pending[0].claim[pending[0].ntb] = 1; break; } /* a wait never satisfied: abort */
+        if (!progressed) return 1;
     }
     return 0;
+}
+
+/* Waves: on CUDA at most occupancy x SMs blocks of a launch are resident; the next wave starts
+ * when the resident ones have finished, as on hardware. A wave that cannot finish aborts. */
+static int interleave(void) {
+    int units = mock_env_int("NUNART_MOCK_UNITS", 8);
+    for (;;) {
+        int any = 0;
+        for (int i = 0; i < npending; i++) {
+            launch_t *l = &pending[i];
+            unsigned cap = l->amd ? l->grid : (unsigned) (mock_occupancy() * units);
+            l->wave_lo = l->wave_hi;
+            l->wave_hi = l->wave_lo + cap < l->grid ? l->wave_lo + cap : l->grid;
+            if (l->wave_lo < l->wave_hi) { any = 1; dispatch(l); }
+        }
+        if (!any) return 0;
+        int rc = run_resident();
+        if (rc < 0) return -1;
+        if (rc > 0) {
+            /* a wait never satisfied: the kernel's abort (reason 1) unless it already stopped */
+            if (!pending[0].claim[pending[0].ntb]) pending[0].claim[pending[0].ntb] = 1;
+            return 0;
+        }
+    }
 }
 
 int mock_sync(void) {
@@ -288,7 +369,7 @@ int mock_sync(void) {
         devs |= 1 << l->device;
     }
     if (!rc && (rc = check_joint()) == 0) {
-        for (int i = 0; i < npending; i++) dispatch(&pending[i]);
+        for (int i = 0; i < npending; i++) pending[i].wave_lo = pending[i].wave_hi = 0;
         rc = interleave();
     }
     if (npending > 1) mock_trace("joint run of %d launches on %d devices%s%s", npending, __builtin_popcount((unsigned) devs), rc ? ": " : "", rc ? why : "");

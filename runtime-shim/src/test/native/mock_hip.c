@@ -13,6 +13,18 @@ enum { OK = 0, E_VALUE = 1, E_MEMORY = 2, E_INVALID_DEVICE = 101, E_IMAGE = 200,
 int hipInit(unsigned flags) { return flags ? E_VALUE : OK; }
 int hipGetDeviceCount(int *n) { *n = mock_devices(); return OK; }
 int hipSetDevice(int d) { return mock_set_current(d) ? E_INVALID_DEVICE : OK; }
+int hipGetDevice(int *d) { *d = mock_current(); return OK; }
+/* PCI address 0000:(0x10 + device):00.0, which a test's KFD topology (NUNART_KFD_TOPOLOGY) may name. */
+int hipDeviceGetPCIBusId(char *id, int len, int dev) {
+    if (dev < 0 || dev >= mock_devices() || len < 13) return E_INVALID_DEVICE;
+    snprintf(id, (size_t) len, "0000:%02x:00.0", 0x10 + dev);
+    return OK;
+}
+int hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *fn, int block, size_t smem) {
+    if (!fn || block < 1 || block > 1024 || smem) return E_VALUE;
+    *n = mock_occupancy();
+    return OK;
+}
 int hipDeviceCanAccessPeer(int *can, int dev, int peer) {
     if (dev < 0 || peer < 0 || dev >= mock_devices() || peer >= mock_devices()) return E_INVALID_DEVICE;
     *can = mock_can_peer(dev, peer);
@@ -65,8 +77,8 @@ int hipModuleLoadData(void **module, const void *image) {
 }
 int hipModuleUnload(void *module) { free(module); return OK; }
 int hipModuleGetFunction(void **fn, void *module, const char *name) {
-    *fn = module;
-    return strcmp(name, "nunart_exec") == 0 ? OK : E_NOT_FOUND;
+    *fn = mock_function(module, name);
+    return *fn ? OK : E_NOT_FOUND;
 }
 
 int hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,

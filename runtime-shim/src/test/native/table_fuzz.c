@@ -337,6 +337,9 @@ static void set_hip(const char *mocks, const char *hip_opts) {
     setenv("NUNART_HIP_LIBRARY", path, 1);
     snprintf(path, sizeof path, "%s/libnunart-mock-hiprtc.so", mocks);
     setenv("NUNART_HIPRTC_LIBRARY", path, 1);
+    /* No KFD topology: the shape comes from the options, whatever GPU this machine has. */
+    snprintf(path, sizeof path, "%s/no-kfd-topology", mocks);
+    setenv("NUNART_KFD_TOPOLOGY", path, 1);
     const char *d = strstr(hip_opts, "dies=");
     char units[16];
     snprintf(units, sizeof units, "%d", d ? atoi(d + 5) : 1);

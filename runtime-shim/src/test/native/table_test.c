@@ -140,6 +140,9 @@ static void set_mocks(const char *backend, int units, int devices) {
         snprintf(path, sizeof path, "%s/libnunart-mock-%s.so", mocks, l[1]);
         setenv(l[0], path, 1);
     }
+    /* No KFD topology: the shape comes from the options, whatever GPU this machine has. */
+    snprintf(path, sizeof path, "%s/no-kfd-topology", mocks);
+    setenv("NUNART_KFD_TOPOLOGY", path, 1);
     snprintf(n, sizeof n, "%d", units);
     setenv("NUNART_MOCK_UNITS", n, 1);
     snprintf(n, sizeof n, "%d", devices);
@@ -362,6 +365,15 @@ const char *__ubsan_default_options(void) { return "print_stacktrace=1:halt_on_e
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "detect_stack_use_after_return=1:strict_string_checks=1"; }
 
+/* Under modulo dispatch a stream mask must give every die a CU; a bit at or above the device's
+ * CU count selects none (here bit 9 of an 8-CU device would be die 1's only CU). */
+static void test_mask_bits_above_the_cus(const char *ag2) {
+    char *t = sub2("mask bits above the CUs", ag2, "dispatch=none", "dispatch=modulo", "stream rank=0 domain=0 cus=2 added=0 mask=0x3",
+                   "stream rank=0 domain=0 cus=2 added=0 mask=0x201");
+    refused("mask bits above the CUs", t, NULL, NUNART_E_MISMATCH, "rank 0 stream of domain 0 leaves die 1 without a CU");
+    free(t);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || argc > 3) {
         fprintf(stderr, "usage: nunart-native-test TABLES_DIR [MOCKS_DIR]\n");
@@ -379,6 +391,7 @@ int main(int argc, char **argv) {
     test_verify_overflow();
     test_dependencies(ag2);
     test_partner_cycles(ag2);
+    test_mask_bits_above_the_cus(ag2);
     free(ag2);
     printf("nunart-native-test: %d passed, %d failed%s\n", passed, failures, mocks ? "" : " (no fake drivers given: host backend only)");
     return failures ? 1 : 0;

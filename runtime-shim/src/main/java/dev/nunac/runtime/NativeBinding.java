@@ -1,12 +1,32 @@
 package dev.nunac.runtime;
 
-/** The JNI entry points (runtime-shim/src/jni.c); handles are native context pointers. */
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The JNI entry points (runtime-shim/src/jni.c); handles are native context pointers. Strings
+ * cross as UTF-8 bytes both ways: JNI's own string calls use modified UTF-8, which mangles
+ * characters outside the Basic Multilingual Plane and cannot report a failed conversion.
+ */
 final class NativeBinding {
     private NativeBinding() {}
 
-    static native String nVersion();
+    /** UTF-8 bytes of a string for the native side; null stays null. */
+    static byte[] utf8(String s) {
+        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+    }
 
-    static native long nOpen(String backend, String options);
+    /** A native string (UTF-8 bytes); null (the JVM could not allocate it) reads as a note saying so. */
+    static String text(byte[] b) {
+        return b == null ? "(the native text could not be passed to Java: out of memory)" : new String(b, StandardCharsets.UTF_8);
+    }
+
+    static native byte[] nVersion();
+
+    /** 0 when the arguments could not be passed (out of memory); no context is opened then. */
+    static native long nOpen(byte[] backend, byte[] options);
+
+    /** The status of the handle's last call (nunart_last_status). */
+    static native int nStatus(long h);
 
     static native int nLoad(long h, byte[] table);
 
@@ -16,11 +36,11 @@ final class NativeBinding {
 
     static native int nVerify(long h);
 
-    static native String nMessage(long h);
+    static native byte[] nMessage(long h);
 
-    static native String nReport(long h);
+    static native byte[] nReport(long h);
 
-    static native String nState(long h);
+    static native byte[] nState(long h);
 
     static native float[] nOutput(long h, int rank);
 

@@ -22,7 +22,7 @@ public final class NunaRuntime {
     private static Throwable probe() {
         try {
             NativeLoader.load();
-            String v = NativeBinding.nVersion();
+            String v = NativeBinding.text(NativeBinding.nVersion());
             if (!v.equals(NativeLoader.version())) {
                 return new UnsatisfiedLinkError("native runtime version " + v + " does not match the Java side " + NativeLoader.version());
             }
@@ -61,14 +61,18 @@ public final class NunaRuntime {
     public static Session open(String backend, String options) {
         ensureAvailability();
         String b = backend == null ? "auto" : backend.toLowerCase(Locale.ROOT);
-        long h = NativeBinding.nOpen(b, options);
+        if (b.indexOf('\0') >= 0 || (options != null && options.indexOf('\0') >= 0)) {
+            throw new RuntimeFailure(RuntimeFailure.Status.ARGUMENT, "the backend name and options must not contain NUL characters");
+        }
+        long h = NativeBinding.nOpen(NativeBinding.utf8(b), NativeBinding.utf8(options));
         if (h == 0) throw new RuntimeFailure(RuntimeFailure.Status.MEMORY, "out of memory opening a runtime context");
         Session s = new Session(h);
         if (s.state().equals("failed")) {
-            String msg = NativeBinding.nMessage(h);
+            // The native status keeps the kind (argument, unavailable, mismatch, ...).
+            RuntimeFailure.Status st = RuntimeFailure.statusOf(NativeBinding.nStatus(h));
+            String msg = NativeBinding.text(NativeBinding.nMessage(h));
             s.close();
-            throw new RuntimeFailure(msg.startsWith("unknown backend") || msg.startsWith("unknown option") || msg.startsWith("option ")
-                    ? RuntimeFailure.Status.ARGUMENT : RuntimeFailure.Status.UNAVAILABLE, msg);
+            throw new RuntimeFailure(st, msg);
         }
         return s;
     }

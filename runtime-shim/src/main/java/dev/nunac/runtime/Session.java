@@ -20,7 +20,7 @@ public final class Session implements AutoCloseable {
     }
 
     private void check(int status) {
-        if (status != 0) throw new RuntimeFailure(RuntimeFailure.statusOf(status), NativeBinding.nMessage(handle));
+        if (status != 0) throw new RuntimeFailure(RuntimeFailure.statusOf(status), NativeBinding.text(NativeBinding.nMessage(handle)));
     }
 
     /** Parses the launch table and validates it against the device. */
@@ -46,7 +46,7 @@ public final class Session implements AutoCloseable {
 
     /** The launch report: key: value lines (docs/runtime.md). */
     public String report() {
-        return NativeBinding.nReport(h());
+        return NativeBinding.text(NativeBinding.nReport(h()));
     }
 
     public LaunchReport parsedReport() {
@@ -55,28 +55,33 @@ public final class Session implements AutoCloseable {
 
     /** opened, validated, buffers-ready, launched, verified or failed. */
     public String state() {
-        return NativeBinding.nState(h());
+        return NativeBinding.text(NativeBinding.nState(h()));
     }
 
     /** The output buffer of a rank after a launch, as floats. */
     public float[] output(int rank) {
         float[] out = NativeBinding.nOutput(h(), rank);
-        if (out == null) throw new RuntimeFailure(RuntimeFailure.Status.ARGUMENT, NativeBinding.nMessage(handle));
+        if (out == null) throw lastFailure();
         return out;
     }
 
     /** The realised grid order of a rank: threadblock per slot, -1 for padding. */
     public int[] gridOrder(int rank) {
         int[] out = NativeBinding.nGridOrder(h(), rank);
-        if (out == null) throw new RuntimeFailure(RuntimeFailure.Status.ARGUMENT, NativeBinding.nMessage(handle));
+        if (out == null) throw lastFailure();
         return out;
     }
 
     /** Median microseconds of n launches, pinned (placement applied) or plain. */
     public double timeLaunches(int n, boolean pinned) {
         double us = NativeBinding.nTime(h(), n, pinned ? 1 : 0);
-        if (us < 0) throw new RuntimeFailure(RuntimeFailure.Status.ARGUMENT, NativeBinding.nMessage(handle));
+        if (us < 0) throw lastFailure();
         return us;
+    }
+
+    /** The last call's failure with its own kind (argument, device, timeout, ...), not a guess. */
+    private RuntimeFailure lastFailure() {
+        return new RuntimeFailure(RuntimeFailure.statusOf(NativeBinding.nStatus(handle)), NativeBinding.text(NativeBinding.nMessage(handle)));
     }
 
     @Override

@@ -61,6 +61,8 @@ public final class MockDrivers {
         Map<String, String> env = new HashMap<>();
         if (backend.equals("hip")) {
             env.put("NUNART_HIP_LIBRARY", lib("hip").toString());
+            // No KFD topology: the shape comes from the options, whatever GPU this machine has.
+            env.put("NUNART_KFD_TOPOLOGY", dir.resolve("no-kfd-topology").toString());
             env.put("NUNART_HIPRTC_LIBRARY", lib("hiprtc").toString());
         } else {
             env.put("NUNART_CUDA_LIBRARY", lib("cuda").toString());

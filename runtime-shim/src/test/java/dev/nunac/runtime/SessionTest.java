@@ -96,4 +96,33 @@ class SessionTest {
             }
         }
     }
+
+    @Test
+    void namesOutsideTheBasicPlaneSurviveTheRoundTrip() {
+        // U+1D538 (four UTF-8 bytes): modified UTF-8 would turn it into two three-byte surrogates.
+        String name = "ag\uD835\uDD38";
+        try (Session s = NunaRuntime.open("host", null)) {
+            s.load(Tables.allgather2().replace("name=ag2", "name=" + name)).allocate().launch().verify();
+            assertTrue(s.parsedReport().get("plan").startsWith(name + " (allgather"), s.report());
+        }
+    }
+
+    @Test
+    void failuresKeepTheirKind() {
+        // A device mismatch at load, an argument error at timing: each with its own status.
+        try (Session s = NunaRuntime.open("host", "cus=4")) {
+            RuntimeFailure e = assertThrows(RuntimeFailure.class, () -> s.load(Tables.allgather2()));
+            assertEquals(RuntimeFailure.Status.MISMATCH, e.status(), e.getMessage());
+        }
+        try (Session s = NunaRuntime.open("host", null)) {
+            s.load(Tables.allgather2());
+            RuntimeFailure e = assertThrows(RuntimeFailure.class, () -> s.timeLaunches(3, true));
+            assertEquals(RuntimeFailure.Status.ARGUMENT, e.status(), e.getMessage());
+            assertTrue(e.getMessage().contains("needs buffers"), e.getMessage());
+        }
+        RuntimeFailure nul = assertThrows(RuntimeFailure.class, () -> NunaRuntime.open("host", "cus=8\0 dies=2"));
+        assertEquals(RuntimeFailure.Status.ARGUMENT, nul.status());
+        RuntimeFailure range = assertThrows(RuntimeFailure.class, () -> NunaRuntime.open("host", "timeout_ms=-5"));
+        assertEquals(RuntimeFailure.Status.ARGUMENT, range.status());
+    }
 }

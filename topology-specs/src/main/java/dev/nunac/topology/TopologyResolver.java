@@ -17,7 +17,7 @@ public final class TopologyResolver {
     public static final String RESOURCE_DIR = "/dev/nunac/topology/specs/";
 
     /** The specs shipped in {@code topology-specs/} (kept in step by a test). */
-    public static final List<String> BUNDLED = List.of("b200", "mi250x", "mi300x", "mi355x", "nuna-4die");
+    public static final List<String> BUNDLED = List.of("b200", "h200", "mi250x", "mi300x", "mi355x", "nuna-4die");
 
     private TopologyResolver() {}
 

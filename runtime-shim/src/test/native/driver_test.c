@@ -1,0 +1,301 @@
+/* Native tests of what the fake drivers learned from the real ones: every call leaves the
+ * caller's CUDA context (and HIP device) current; a plan whose blocks cannot all be resident is
+ * refused; the executor is a cubin for the device's sm_XY from an NVRTC the driver supports, PTX
+ * only as the stated fallback; HIP takes its shape and ISA from the KFD topology and refuses a
+ * hipRTC too old for it; the latency probe's records come back converted with each SM's clock.
+ * Usage: nunart-driver-test TABLES_DIR MOCKS_DIR SCRATCH_DIR.  Exit: 0 all passed, 1 a failure. */
+#include "nunart.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int failures, passed;
+static const char *mocks, *tables, *scratch;
+
+static void fail(const char *test, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(const char *test, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL %s: ", test);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    failures++;
+}
+
+static char *slurp(const char *name) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", tables, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t) n + 1);
+    if (b && fread(b, 1, (size_t) n, f) != (size_t) n) { free(b); b = NULL; }
+    if (b) b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+static const char *lib(const char *name) {
+    static char path[8][4096];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(path[k], sizeof path[k], "%s/libnunart-mock-%s.so", mocks, name);
+    return path[k];
+}
+
+/* A clean fake environment: every NUNART_MOCK_ variable the tests set is reset here. */
+static void fakes(const char *backend, int units, int devices, const char *cc) {
+    static const char *vars[] = {"NUNART_MOCK_CC", "NUNART_MOCK_CC_MINOR", "NUNART_MOCK_OCCUPANCY", "NUNART_MOCK_DRIVER_VERSION",
+                                 "NUNART_MOCK_NVRTC_VERSION", "NUNART_MOCK_HIPRTC_VERSION", "NUNART_MOCK_NVRTC_ARCHS", "NUNART_MOCK_LOCATION"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) unsetenv(vars[i]);
+    char n[32];
+    snprintf(n, sizeof n, "%d", units);
+    setenv("NUNART_MOCK_UNITS", n, 1);
+    snprintf(n, sizeof n, "%d", devices);
+    setenv("NUNART_MOCK_DEVICES", n, 1);
+    if (cc) setenv("NUNART_MOCK_CC", cc, 1);
+    /* No KFD topology unless a test writes one: whatever GPU this machine has stays out. */
+    char none[4096];
+    snprintf(none, sizeof none, "%s/no-kfd-topology", scratch);
+    setenv("NUNART_KFD_TOPOLOGY", none, 1);
+    int hip = !strcmp(backend, "hip");
+    setenv(hip ? "NUNART_HIP_LIBRARY" : "NUNART_CUDA_LIBRARY", lib(hip ? "hip" : "cuda"), 1);
+    setenv(hip ? "NUNART_HIPRTC_LIBRARY" : "NUNART_NVRTC_LIBRARY", lib(hip ? "hiprtc" : "nvrtc"), 1);
+}
+
+/* Runs every call on `table`; returns the first failing status (NUNART_OK: all passed) and
+ * copies the report line starting with `key` (if given) into line. */
+static nunart_status run(const char *table, const char *backend, const char *options, const char *key, char *line, size_t cap) {
+    nunart_ctx *ctx = NULL;
+    double stats[3];
+    nunart_status st = nunart_open(&ctx, backend, options);
+    if (!st) st = nunart_load(ctx, table, strlen(table));
+    if (!st) st = nunart_alloc(ctx);
+    if (!st) st = nunart_time_stats(ctx, 1, 3, 1, stats);
+    if (!st) st = nunart_launch(ctx);
+    if (!st) st = nunart_verify(ctx);
+    if (line) {
+        const char *r = nunart_report(ctx), *at = key ? strstr(r, key) : NULL;
+        const char *src = st ? nunart_message(ctx) : at ? at : "";
+        size_t n = strcspn(src, "\n");
+        snprintf(line, cap, "%.*s", (int) (n < cap ? n : cap - 1), src);
+    }
+    nunart_close(ctx);
+    return st;
+}
+
+static void expect(const char *test, nunart_status got, nunart_status want, const char *line, const char *needle) {
+    if (got != want) fail(test, "%s, expected %s: %s", nunart_status_name(got), nunart_status_name(want), line);
+    else if (needle && !strstr(line, needle)) fail(test, "'%s' lacks '%s'", line, needle);
+    else passed++;
+}
+
+/* ---- the caller's context ---- */
+
+typedef int (*ctx_fn)(void **);
+
+/* Every call, failing or not, must leave the caller's own context current on the fake driver. */
+static void test_cuda_context(const char *table) {
+    fakes("cuda", 8, 2, "10");
+    void *drv = dlopen(lib("cuda"), RTLD_NOW | RTLD_LOCAL);
+    int (*init)(unsigned) = drv ? (int (*)(unsigned)) dlsym(drv, "cuInit") : NULL;
+    int (*create)(void **, unsigned, int) = drv ? (int (*)(void **, unsigned, int)) dlsym(drv, "cuCtxCreate_v2") : NULL;
+    ctx_fn current = drv ? (ctx_fn) dlsym(drv, "cuCtxGetCurrent") : NULL, pop = drv ? (ctx_fn) dlsym(drv, "cuCtxPopCurrent_v2") : NULL;
+    void *mine = NULL, *now = NULL;
+    if (!init || !create || !current || !pop || init(0) || create(&mine, 0, 1)) { fail("cuda context", "the fake driver's context calls"); return; }
+    nunart_ctx *ctx = NULL;
+    double stats[3];
+    const char *step[] = {"open", "load", "alloc", "time", "launch", "verify", "close"};
+    for (int i = 0; i < 7; i++) {
+        nunart_status st = NUNART_OK;
+        switch (i) {
+        case 0: st = nunart_open(&ctx, "cuda", NULL); break;
+        case 1: st = nunart_load(ctx, table, strlen(table)); break;
+        case 2: st = nunart_alloc(ctx); break;
+        case 3: st = nunart_time_stats(ctx, 2, 5, 1, stats); break;
+        case 4: st = nunart_launch(ctx); break;
+        case 5: st = nunart_verify(ctx); break;
+        default: nunart_close(ctx); ctx = NULL; break;
+        }
+        if (st) { fail("cuda context", "%s: %s", step[i], nunart_message(ctx)); break; }
+        current(&now);
+        if (now != mine) { fail("cuda context", "after %s the current context is %p, the caller's was %p", step[i], now, mine); break; }
+        if (i == 6) passed++;
+    }
+    nunart_close(ctx);
+    pop(&now);
+    dlclose(drv);
+}
+
+static void test_hip_device(const char *table) {
+    fakes("hip", 2, 2, NULL);
+    void *drv = dlopen(lib("hip"), RTLD_NOW | RTLD_LOCAL);
+    int (*set)(int) = drv ? (int (*)(int)) dlsym(drv, "hipSetDevice") : NULL;
+    int (*get)(int *) = drv ? (int (*)(int *)) dlsym(drv, "hipGetDevice") : NULL;
+    if (!set || !get || set(1)) { fail("hip device", "the fake runtime's device calls"); return; }
+    nunart_ctx *ctx = NULL;
+    int now = -1;
+    nunart_status st = nunart_open(&ctx, "hip", "cus=8 dies=2 devices=1");
+    if (!st) st = nunart_load(ctx, table, strlen(table));
+    if (!st) st = nunart_alloc(ctx);
+    if (!st) st = nunart_launch(ctx);
+    get(&now);
+    if (st) fail("hip device", "%s", nunart_message(ctx));
+    else if (now != 1) fail("hip device", "device %d current after the calls on device 0, the caller had 1", now);
+    else passed++;
+    nunart_close(ctx);
+    get(&now);
+    if (now != 1) fail("hip device", "device %d current after close, the caller had 1", now);
+    set(0);
+    dlclose(drv);
+}
+
+/* ---- co-residency ---- */
+
+static void test_occupancy(void) {
+    char *b200 = slurp("allgather-direct-b200-4.txt"), line[1024];
+    if (!b200) { fail("occupancy", "seed table missing"); return; }
+    /* 4 ranks in loopback on 148 SMs: each rank's 3 threadblocks (all planned on SM 0) shifted
+     * to their own window: 3 on each of 4 SMs. */
+    fakes("cuda", 148, 1, "10");
+    expect("occupancy fits", run(b200, "cuda", NULL, "devices:", line, sizeof line), NUNART_OK, line, "planned SM + 37 r, mod 148");
+    setenv("NUNART_MOCK_OCCUPANCY", "2", 1);
+    expect("occupancy refused", run(b200, "cuda", NULL, NULL, line, sizeof line), NUNART_E_MISMATCH, line,
+           "the plan puts 3 threadblocks on one SM, but only 2 blocks of the executor (256 threads) are resident on one SM at once");
+    /* Exactly full: no spare block, still every threadblock resident and verified. */
+    setenv("NUNART_MOCK_OCCUPANCY", "3", 1);
+    expect("occupancy without spares", run(b200, "cuda", NULL, "cu-affinity:", line, sizeof line), NUNART_OK, line, ", 3 per SM;");
+    /* Every resident slot filled, on request: 148 SMs x 3. */
+    expect("full grid", run(b200, "cuda", "pinned_grid=full", "cu-affinity:", line, sizeof line), NUNART_OK, line, "over 444 blocks, 3 per SM;");
+    expect("grid option", run(b200, "cuda", "pinned_grid=wide", NULL, line, sizeof line), NUNART_E_ARGUMENT, line, "option pinned_grid: tight");
+    /* The fake runs a grid larger than the device holds in waves, as hardware does; a table
+     * whose threadblocks wait across waves would time out, which the refusal above prevents. */
+    free(b200);
+}
+
+/* ---- cubin, PTX and versions ---- */
+
+static void test_compile_targets(const char *table) {
+    char line[1024];
+    fakes("cuda", 8, 1, "10");
+    expect("cubin", run(table, "cuda", NULL, "executor:", line, sizeof line), NUNART_OK, line, "to a cubin for sm_100 (the device's compute capability)");
+    /* Same major, newer minor: a cubin still loads (minor version compatibility). */
+    setenv("NUNART_MOCK_NVRTC_VERSION", "13.1", 1);
+    expect("cubin newer minor", run(table, "cuda", NULL, "executor:", line, sizeof line), NUNART_OK, line, "NVRTC 13.1");
+    setenv("NUNART_MOCK_DRIVER_VERSION", "12040", 1);
+    setenv("NUNART_MOCK_NVRTC_VERSION", "13.0", 1);
+    expect("nvrtc newer than the driver", run(table, "cuda", NULL, NULL, line, sizeof line), NUNART_E_UNAVAILABLE, line,
+           "is newer than the driver, which runs CUDA 12.4 (cuDriverGetVersion 12040)");
+    /* An NVRTC that does not know the device: PTX for the newest target it has, stated. */
+    setenv("NUNART_MOCK_NVRTC_VERSION", "12.4", 1);
+    setenv("NUNART_MOCK_NVRTC_ARCHS", "75,80,86", 1);
+    expect("ptx fallback", run(table, "cuda", NULL, "executor:", line, sizeof line), NUNART_OK, line,
+           "PTX for compute_86, JIT-compiled by the driver (fallback: sm_100 is not among this NVRTC's targets)");
+    /* An NVRTC without cubin output, newer than the driver's minor: its PTX would not load. */
+    setenv("NUNART_NVRTC_LIBRARY", lib("nvrtc-ptx"), 1);
+    setenv("NUNART_MOCK_NVRTC_VERSION", "12.8", 1);
+    expect("ptx newer than the driver", run(table, "cuda", NULL, NULL, line, sizeof line), NUNART_E_UNAVAILABLE, line,
+           "does not load PTX from a newer NVRTC (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)");
+    setenv("NUNART_MOCK_NVRTC_VERSION", "12.4", 1);
+    expect("ptx only", run(table, "cuda", NULL, "executor:", line, sizeof line), NUNART_OK, line, "(fallback: this NVRTC has no cubin output)");
+}
+
+/* ---- HIP shape and ISA from the KFD topology ---- */
+
+static void write_node(const char *root, int node, const char *props) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%d", root, node);
+    mkdir(root, 0755);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/%d/properties", root, node);
+    FILE *f = fopen(path, "w");
+    if (f) { fputs(props, f); fclose(f); }
+}
+
+static void kfd(const char *root, int gfx) {
+    char props[512];
+    write_node(root, 0, "cpu_cores_count 16\nsimd_count 0\n");
+    /* The fake HIP device 0 sits at PCI 0000:10:00.0: location_id 0x1000. */
+    snprintf(props, sizeof props, "simd_count 32\nsimd_per_cu 4\nnum_xcc 2\ngfx_target_version %d\nlocation_id 4096\ndomain 0\n", gfx);
+    write_node(root, 1, props);
+}
+
+static void test_hip_kfd(const char *table) {
+    char root[4096], line[1024];
+    snprintf(root, sizeof root, "%s/kfd-nodes", scratch);
+    mkdir(scratch, 0755);
+    kfd(root, 90402);
+    fakes("hip", 2, 1, NULL);
+    setenv("NUNART_KFD_TOPOLOGY", root, 1);
+    expect("kfd shape", run(table, "hip", NULL, "device:", line, sizeof line), NUNART_OK, line, "(gfx942, 8 CUs, 2 XCDs from the KFD topology)");
+    setenv("NUNART_KFD_TOPOLOGY", root, 1);
+    expect("kfd target", run(table, "hip", NULL, "executor:", line, sizeof line), NUNART_OK, line, "with --offload-arch=gfx942 (the device's ISA");
+    setenv("NUNART_KFD_TOPOLOGY", root, 1);
+    expect("kfd disagrees", run(table, "hip", "cus=16 dies=2", NULL, line, sizeof line), NUNART_E_MISMATCH, line,
+           "options cus=16 dies=2, but HIP device 0 'Mock HIP device 0' has 8 CUs on 2 XCDs (KFD topology node 1)");
+    setenv("NUNART_KFD_TOPOLOGY", root, 1);
+    expect("arch disagrees", run(table, "hip", "arch=gfx90a", NULL, line, sizeof line), NUNART_E_MISMATCH, line,
+           "option arch=gfx90a, but HIP device 0 is gfx942");
+    setenv("NUNART_MOCK_HIPRTC_VERSION", "5.2", 1);
+    expect("hiprtc too old", run(table, "hip", NULL, NULL, line, sizeof line), NUNART_E_UNAVAILABLE, line,
+           "hipRTC 5.2 (");
+    expect("hiprtc too old names the need", NUNART_OK, NUNART_OK, line, "is too old for gfx942 (needs 6.0 or newer");
+    unsetenv("NUNART_MOCK_HIPRTC_VERSION");
+    kfd(root, 110000);
+    expect("unknown target", run(table, "hip", NULL, NULL, line, sizeof line), NUNART_E_UNAVAILABLE, line,
+           "target gfx1100 is not one the executor is built for");
+}
+
+/* ---- the latency probe ---- */
+
+static void test_probe(void) {
+    fakes("cuda", 8, 1, "9");
+    nunart_ctx *ctx = NULL;
+    int nloc = 0, naddr = 4;
+    nunart_status st = nunart_open(&ctx, "cuda", NULL);
+    if (!st) st = nunart_probe_latency(ctx, 1, naddr, 2, NULL, 0, &nloc);
+    double *out = !st && nloc > 0 ? calloc((size_t) nloc * (1 + 3 * (size_t) naddr), sizeof *out) : NULL;
+    if (out) st = nunart_probe_latency(ctx, 1, naddr, 2, out, (size_t) nloc * (1 + 3 * (size_t) naddr), &nloc);
+    if (st || !out) fail("probe", "%s", nunart_message(ctx));
+    /* %smid may have gaps: room for twice the SMs; the fake measures SMs 0-7 at 1.98 GHz, and
+     * SM 0 (lower half) is slower to odd addresses: 1350 cycles cold, 606 ns at 1.98 GHz less. */
+    else if (nloc != 16 || out[0] != 1980.0 || out[13 * 8] != 0.0 || (int) (out[1] + 0.5) != 606 || (int) (out[4] + 0.5) != 682)
+        fail("probe", "nloc %d, SM 0 at %.1f MHz, cold %.1f / %.1f ns, SM 8 at %.1f MHz", nloc, out[0], out[1], out[4], out[13 * 8]);
+    else if (nunart_state_of(ctx) != NUNART_OPENED) fail("probe", "state %s after the probe", nunart_state_name(nunart_state_of(ctx)));
+    else passed++;
+    free(out);
+    nunart_close(ctx);
+    ctx = NULL;
+    nunart_open(&ctx, "host", NULL);
+    st = nunart_probe_latency(ctx, 1, naddr, 2, NULL, 0, &nloc);
+    expect("probe on host", st, NUNART_E_UNSUPPORTED, nunart_message(ctx), "has no device to probe");
+    nunart_close(ctx);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: nunart-driver-test TABLES_DIR MOCKS_DIR SCRATCH_DIR\n");
+        return 2;
+    }
+    tables = argv[1];
+    mocks = argv[2];
+    scratch = argv[3];
+    char *custom = slurp("custom-deps.txt");
+    if (!custom) { fprintf(stderr, "nunart-driver-test: no custom-deps.txt in %s\n", tables); return 2; }
+    test_cuda_context(custom);
+    test_hip_device(custom);
+    test_occupancy();
+    test_compile_targets(custom);
+    test_hip_kfd(custom);
+    test_probe();
+    free(custom);
+    printf("nunart-driver-test: %d passed, %d failed\n", passed, failures);
+    return failures ? 1 : 0;
+}

@@ -323,14 +323,19 @@ static nunart_status hip_open(nunart_ctx *ctx) {
     return NUNART_OK;
 }
 
+/* The kernel and the probe compile alike: the target checked, hipRTC bound, --offload-arch named. */
+static nunart_status bind_rtc(nunart_ctx *ctx, hip_t *h, char *arch, size_t n) {
+    snprintf(arch, n, "--offload-arch=%s", h->target);
+    nunart_status st = check_target(ctx, h);
+    return st ? st : nr_rtc_bind(ctx, &h->gpu.rtc, h->rtc_lib, h->rtc_file, 0);
+}
+
 static nunart_status compile(nunart_ctx *ctx, hip_t *h) {
     if (!h->rtc_lib) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s", h->rtc_why);
-    nunart_status st = check_target(ctx, h);
-    if (st || (st = nr_rtc_bind(ctx, &h->gpu.rtc, h->rtc_lib, h->rtc_file, 0))) return st;
     char arch[64];
-    snprintf(arch, sizeof arch, "--offload-arch=%s", h->target);
+    nunart_status st = bind_rtc(ctx, h, arch, sizeof arch);
     const char *opts[] = {arch};
-    if ((st = nr_gpu_compile(ctx, &h->gpu, opts, h->target[0] ? 1 : 0))) return st;
+    if (st || (st = nr_gpu_compile(ctx, &h->gpu, opts, h->target[0] ? 1 : 0))) return st;
     if (h->target[0])
         snprintf(ctx->executor, sizeof ctx->executor, "compiled by hipRTC %d.%d (%s) with %s (%s)", h->rtc_major, h->rtc_minor, h->gpu.rtc.file,
                  arch, ctx->arch[0] ? "option arch" : "the device's ISA, KFD topology");
@@ -435,11 +440,10 @@ static nunart_status hip_probe(nunart_ctx *ctx, long long bytes, int naddr, int 
     *nloc = ctx->dev.dies; /* the probe locates blocks by XCC_ID */
     if (!rec) return NUNART_OK;
     if (!h->rtc_lib) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s", h->rtc_why);
-    nunart_status st = check_target(ctx, h);
-    if (st || (st = nr_rtc_bind(ctx, &h->gpu.rtc, h->rtc_lib, h->rtc_file, 0))) return st;
     char arch[64];
-    snprintf(arch, sizeof arch, "--offload-arch=%s", h->target);
+    nunart_status st = bind_rtc(ctx, h, arch, sizeof arch);
     const char *opts[] = {arch};
+    if (st) return st;
     return nr_gpu_probe(ctx, &h->gpu, opts, h->target[0] ? 1 : 0, bytes, naddr, reps, *nloc, rec);
 }
 

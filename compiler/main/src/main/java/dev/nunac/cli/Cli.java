@@ -2,8 +2,6 @@ package dev.nunac.cli;
 
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostic;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -11,7 +9,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.HelpFormatter;
@@ -147,13 +144,7 @@ public final class Cli {
     }
 
     static String version() {
-        try (InputStream in = Cli.class.getResourceAsStream("/dev/nunac/version.properties")) {
-            Properties p = new Properties();
-            if (in != null) p.load(in);
-            return p.getProperty("version", "dev");
-        } catch (IOException e) {
-            return "dev";
-        }
+        return dev.nunac.driver.Version.current();
     }
 
     List<String> commandNames() {

@@ -3,6 +3,7 @@ package dev.nunac.cli;
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
 import dev.nunac.driver.Tuning;
+import dev.nunac.emit.EmitSettings;
 import dev.nunac.emit.Emission;
 import dev.nunac.emit.Output;
 import dev.nunac.emit.OutputFiles;
@@ -39,7 +40,7 @@ final class CompileCommand implements Command {
     @Override
     public String usage() {
         return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy auto|P] [--nar N|auto|off] [--tune NAME=v1,v2,...]"
-                + " [-o DIR] [--emit LIST]";
+                + " [-o DIR] [--emit LIST] [--header-prefix NAME]";
     }
 
     @Override
@@ -49,6 +50,9 @@ final class CompileCommand implements Command {
         o.addOption(Option.builder().longOpt("emit").hasArg().argName("LIST")
                 .desc("outputs to write, comma-separated: " + String.join(", ", Output.ids(false)) + " (default "
                         + String.join(",", Output.ids(true)) + ")").get());
+        o.addOption(Option.builder().longOpt("header-prefix").hasArg().argName("NAME")
+                .desc("prefix of placement.h's arrays (NAME_tb_cu) and macros (NAME_RANKS), a C identifier, so that headers of"
+                        + " several placements can be included in one translation unit (default " + EmitSettings.DEFAULT_PREFIX + ")").get());
         o.addOption(Option.builder().longOpt("dump-after").hasArg().argName("PASS")
                 .desc("print the IR or the pass's result after PASS: " + String.join(", ", Driver.PIPELINE.names())).get());
         o.addOption(Option.builder().longOpt("timings").desc("print the time of each stage to standard error").get());
@@ -63,6 +67,7 @@ final class CompileCommand implements Command {
         Path planPath = CommonOptions.onePlan(cl, NAME);
         PlacementOptions opts = CommonOptions.placementOptions(cl);
         Set<Output> emit = emits(cl.getOptionValue("emit"));
+        EmitSettings settings = settings(cl.getOptionValue("header-prefix"));
         String dumpAfter = cl.getOptionValue("dump-after");
         if (dumpAfter != null && !Driver.PIPELINE.names().contains(dumpAfter)) {
             throw new UsageException(NAME, "--dump-after: unknown pass '" + dumpAfter + "' (passes: "
@@ -82,7 +87,7 @@ final class CompileCommand implements Command {
         }
         long tPlaced = System.nanoTime();
         OutputFiles out = new OutputFiles();
-        Emission.render(r, emit).forEach((o, text) -> out.add(o.file, text));
+        Emission.render(r, emit, settings).forEach((o, text) -> out.add(o.file, text));
         Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
         List<Path> written = out.writeTo(dir);
         if (cl.hasOption("timings")) {
@@ -93,6 +98,15 @@ final class CompileCommand implements Command {
         if (note != null) io.out().println(note);
         io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
         return 0;
+    }
+
+    static EmitSettings settings(String prefix) {
+        if (prefix == null) return EmitSettings.DEFAULT;
+        if (!EmitSettings.validPrefix(prefix)) {
+            throw new UsageException(NAME, "--header-prefix expects a C identifier that starts with a letter (at most 64"
+                    + " characters), got '" + prefix + "'");
+        }
+        return new EmitSettings(prefix);
     }
 
     static Set<Output> emits(String list) {

@@ -19,16 +19,21 @@ public final class Emission {
 
     /** The rendered texts, by output, in the set's order. Errors of any output are rethrown as they were. */
     public static Map<Output, String> render(CompileResult r, Set<Output> outputs) {
+        return render(r, outputs, EmitSettings.DEFAULT);
+    }
+
+    /** The same, written as {@code settings} say (the header's symbol prefix). */
+    public static Map<Output, String> render(CompileResult r, Set<Output> outputs, EmitSettings settings) {
         int threads = Math.min(outputs.size(), Runtime.getRuntime().availableProcessors());
         Map<Output, String> out = new LinkedHashMap<>();
         if (threads <= 1) {
-            for (Output o : outputs) out.put(o, o.render(r));
+            for (Output o : outputs) out.put(o, o.render(r, settings));
             return out;
         }
         ExecutorService pool = Parallel.pool("nunac-emit", threads);
         try {
             Map<Output, CompletableFuture<String>> byOutput = new LinkedHashMap<>();
-            for (Output o : outputs) byOutput.put(o, CompletableFuture.supplyAsync(() -> o.render(r), pool));
+            for (Output o : outputs) byOutput.put(o, CompletableFuture.supplyAsync(() -> o.render(r, settings), pool));
             for (Output o : outputs) out.put(o, Parallel.join(byOutput.get(o)));
             return out;
         } finally {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -13,7 +14,7 @@ import java.util.function.Function;
  */
 public enum Output {
     JSON("json", "placement.json", true, PlacementJson::emit),
-    HEADER("header", "placement.h", true, PlacementHeader::emit),
+    HEADER("header", "placement.h", true, (r, s) -> PlacementHeader.emit(r, s)),
     REPORT("report", "report.txt", true, Report::emit),
     SVG("svg", "floorplan.svg", false, Floorplan::render),
     /** The plan as MSCCL-IR XML; plans with one-sided steps have none (an error). */
@@ -24,9 +25,13 @@ public enum Output {
     public final String id;
     public final String file;
     public final boolean byDefault;
-    private final Function<CompileResult, String> render;
+    private final BiFunction<CompileResult, EmitSettings, String> render;
 
     Output(String id, String file, boolean byDefault, Function<CompileResult, String> render) {
+        this(id, file, byDefault, (r, s) -> render.apply(r));
+    }
+
+    Output(String id, String file, boolean byDefault, BiFunction<CompileResult, EmitSettings, String> render) {
         this.id = id;
         this.file = file;
         this.byDefault = byDefault;
@@ -34,7 +39,11 @@ public enum Output {
     }
 
     public String render(CompileResult r) {
-        return render.apply(r);
+        return render(r, EmitSettings.DEFAULT);
+    }
+
+    public String render(CompileResult r, EmitSettings settings) {
+        return render.apply(r, settings);
     }
 
     public static Optional<Output> parse(String s) {

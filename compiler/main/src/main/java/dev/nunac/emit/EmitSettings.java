@@ -1,0 +1,35 @@
+package dev.nunac.emit;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * How outputs are written, beyond the compilation itself: the prefix of placement.h's symbols
+ * ({@code --header-prefix}), so that headers of several placements can be included in one
+ * translation unit. The default, {@code nunac}, gives the names {@code nunac_tb_cu} and
+ * {@code NUNAC_RANKS}.
+ */
+public record EmitSettings(String headerPrefix) {
+    private static final Pattern IDENT = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,63}");
+    public static final String DEFAULT_PREFIX = "nunac";
+    public static final EmitSettings DEFAULT = new EmitSettings(DEFAULT_PREFIX);
+
+    public EmitSettings {
+        if (!validPrefix(headerPrefix)) throw new IllegalArgumentException("not a header prefix: " + headerPrefix);
+    }
+
+    /** A C identifier of at most 64 characters that starts with a letter. */
+    public static boolean validPrefix(String p) {
+        return p != null && IDENT.matcher(p).matches();
+    }
+
+    /** The prefix of the header's arrays: {@code nunac_}. */
+    public String symbol() {
+        return headerPrefix + "_";
+    }
+
+    /** The prefix of the header's macros: {@code NUNAC_}. */
+    public String macro() {
+        return headerPrefix.toUpperCase(Locale.ROOT) + "_";
+    }
+}

@@ -84,9 +84,16 @@ copy_runtime() {
   cp -r "$here/CMakeLists.txt" "$here/cmake" "$here/include" "$here/tools" "$to/" &&
     cp "$here"/src/*.c "$here"/src/*.h "$to/src/" && cp -r "$here/src/kernels" "$to/src/" &&
     cp "$here"/src/test/native/mock* "$to/src/test/native/" || return 1
-  # A runtime built here, for a machine without cmake or a C compiler (--prebuilt).
-  if [ -x "$here/target/native/nunart-run" ] && [ -f "$here/target/native/libnunart.so" ]; then
-    mkdir -p "$1/prebuilt" && cp "$here/target/native/nunart-run" "$here/target/native/libnunart.so" "$here"/target/native/libnunart-mock-*.so "$1/prebuilt/"
+  # A runtime built here, for a machine without cmake or a C compiler (--prebuilt). Its
+  # RUNPATH must be $ORIGIN alone: a path of this machine would not exist there.
+  local b="$here/target/native" rp
+  if [ -x "$b/nunart-run" ] && [ -f "$b/libnunart.so" ]; then
+    rp="$(command -v readelf >/dev/null 2>&1 && readelf -d "$b/nunart-run" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+    if [ -n "${rp// /}" ] && [ "$rp" != '$ORIGIN ' ]; then
+      say "not carrying the prebuilt runtime: nunart-run's RUNPATH is '${rp% }', not \$ORIGIN alone (rebuild it)" >&2
+    else
+      mkdir -p "$1/prebuilt" && cp "$b/nunart-run" "$b/libnunart.so" "$b"/libnunart-mock-*.so "$1/prebuilt/"
+    fi
   fi
 }
 

@@ -14,6 +14,8 @@
 #       racecheck and synccheck when it is on the PATH, and prints one table. Everything goes
 #       under OUT (default DIR/out). No Java; Python only helps to find the NVRTC wheel.
 #   device-check.sh [--launches N]                   both on one machine (a temporary DIR).
+#   device-check.sh --find-nvrtc                     only says where NVRTC and its builtins
+#       library are found (exit 0) or that none is (exit 1).
 #
 # Options: --launches N (timed launches per median, default 200, at least 200 for the record),
 #          --backend cuda|hip, --budget SECONDS (the whole run, default 280), --row-timeout S
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
     --row-timeout) [ $# -ge 2 ] || usage; row_timeout="$2"; shift 2 ;;
     --build) [ $# -ge 2 ] || usage; build="$2"; shift 2 ;;
     --prebuilt) build=prebuilt; shift ;;
+    --find-nvrtc) mode=find-nvrtc; shift ;;
     *) usage ;;
   esac
 done
@@ -158,28 +161,62 @@ find_backend() {
   [ -n "$backend" ]
 }
 
-# NVRTC where the pip wheel (nvidia-cuda-nvrtc: site-packages/nvidia/cuda_nvrtc/lib) or a
-# toolkit puts it: every such folder goes on LD_LIBRARY_PATH, so that the runtime's own search
-# (newest major the driver supports first) finds it, and NVRTC its builtins library beside it.
-find_nvrtc() {
-  local dirs=() d py
+# Folders where NVRTC may be, best first. The pip wheels: CUDA 13's nvidia-cuda-nvrtc puts
+# libnvrtc.so.13 and libnvrtc-builtins.so.13.* into site-packages/nvidia/cu13/lib, CUDA 12's
+# and 11's nvidia-cuda-nvrtc-cu12/-cu11 into site-packages/nvidia/cuda_nvrtc/lib; found through
+# python3 (the nvidia package's folders, site-packages and the user's) and the usual
+# site-packages folders. Then a toolkit: CUDA_HOME, CUDA_PATH and /usr/local/cuda* (lib64, lib,
+# targets/*/lib). Then the loader's cache (ldconfig -p).
+nvrtc_dirs() {
+  local roots=() d
   if command -v python3 >/dev/null 2>&1; then
-    py="$(python3 -c 'import nvidia.cuda_nvrtc as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null)" && dirs+=("$py")
+    while IFS= read -r d; do [ -n "$d" ] && roots+=("$d"); done < <(python3 -c '
+import os, site
+roots = []
+try:
+    import nvidia
+    roots += list(nvidia.__path__)
+except Exception:
+    pass
+try:
+    roots += [os.path.join(p, "nvidia") for p in site.getsitepackages() + [site.getusersitepackages()]]
+except Exception:
+    pass
+print("\n".join(roots))' 2>/dev/null)
   fi
-  for d in "${VIRTUAL_ENV:-/nonexistent}"/lib/python3*/site-packages/nvidia/cuda_nvrtc/lib "$HOME"/.local/lib/python3*/site-packages/nvidia/cuda_nvrtc/lib \
-           /usr/local/lib/python3*/{site,dist}-packages/nvidia/cuda_nvrtc/lib /usr/lib/python3*/{site,dist}-packages/nvidia/cuda_nvrtc/lib \
-           "${CUDA_HOME:-/nonexistent}"/lib64 /usr/local/cuda/lib64 /usr/local/cuda/targets/*/lib /usr/local/cuda-*/lib64; do
-    [ -d "$d" ] && compgen -G "$d/libnvrtc.so*" >/dev/null && dirs+=("$d")
+  for d in "${VIRTUAL_ENV:-/nonexistent}"/lib/python3*/site-packages "${HOME:-/nonexistent}"/.local/lib/python3*/site-packages \
+           /usr/local/lib/python3*/{site,dist}-packages /usr/lib/python3*/{site,dist}-packages; do
+    roots+=("$d/nvidia")
   done
-  local seen="" found=0
-  for d in "${dirs[@]}"; do
+  for d in "${roots[@]}"; do printf '%s\n' "$d"/cu[0-9]*/lib "$d/cuda_nvrtc/lib"; done
+  for d in "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda /usr/local/cuda-*; do
+    [ -n "$d" ] && printf '%s\n' "$d/lib64" "$d/lib" "$d"/targets/*/lib
+  done
+  { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | sed -n 's/^[[:space:]]*libnvrtc\.so[^ ]* .*=> \(.*\)\/[^/]*$/\1/p'
+}
+
+# Every folder that holds NVRTC goes on LD_LIBRARY_PATH, in that order, so that the runtime's
+# own search (newest major the driver supports first) finds it, and NVRTC its builtins library
+# beside it (the CUDA 13 wheel's NVRTC does not find it by itself). 0 when one was found.
+find_nvrtc() {
+  local d seen="" found=0 add="" builtins
+  [ -n "${NUNART_NVRTC_LIBRARY:-}" ] && say "NUNART_NVRTC_LIBRARY names the NVRTC file: $NUNART_NVRTC_LIBRARY"
+  while IFS= read -r d; do
+    [ -d "$d" ] && compgen -G "$d/libnvrtc.so*" >/dev/null || continue
     case ":$seen:" in *":$d:"*) continue ;; esac
     seen="$seen:$d"
     found=1
-    say "NVRTC found in $d: $(cd "$d" && ls libnvrtc.so* 2>/dev/null | tr '\n' ' ')builtins: $(cd "$d" && ls libnvrtc-builtins.so* 2>/dev/null | tr '\n' ' ')"
-    export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  done
-  [ "$found" = 1 ] || say "no NVRTC found in a wheel or toolkit folder; the runtime searches the loader's path (NUNART_NVRTC_LIBRARY names a file)"
+    builtins="$(cd "$d" && ls libnvrtc-builtins.so* 2>/dev/null | tr '\n' ' ')"
+    say "NVRTC found in $d: $(cd "$d" && ls libnvrtc.so* | tr '\n' ' ')builtins: ${builtins:-none beside it (NVRTC cannot compile without it) }"
+    add="${add:+$add:}$d"
+  done < <(nvrtc_dirs)
+  if [ "$found" = 1 ]; then
+    export LD_LIBRARY_PATH="$add${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    say "LD_LIBRARY_PATH for the runtime starts with $add"
+    return 0
+  fi
+  say "no NVRTC found in a wheel folder (site-packages/nvidia/cu13/lib, site-packages/nvidia/cuda_nvrtc/lib), a toolkit (CUDA_HOME, CUDA_PATH, /usr/local/cuda*) or the loader's cache; the runtime searches the loader's path (NUNART_NVRTC_LIBRARY names a file)"
+  return 1
 }
 
 # The runtime with CMake, as the project builds it.
@@ -340,6 +377,7 @@ run_check() {
 
 case "$mode" in
   prepare) prepare ;;
+  find-nvrtc) find_nvrtc; exit $? ;;
   run) run_check ;;
   "")
     find_backend || { say "no GPU found (no NVIDIA driver answering nvidia-smi, no /dev/kfd); nothing was run"; exit 3; }

@@ -14,6 +14,8 @@
 #       racecheck and synccheck when it is on the PATH, and prints one table. Everything goes
 #       under OUT (default DIR/out). No Java; Python only helps to find the NVRTC wheel.
 #   device-check.sh [--launches N]                   both on one machine (a temporary DIR).
+#   device-check.sh --find-nvrtc                     only says where NVRTC and its builtins
+#       library are found (exit 0) or that none is (exit 1).
 #
 # Options: --launches N (timed launches per median, default 200, at least 200 for the record),
 #          --backend cuda|hip, --budget SECONDS (the whole run, default 280), --row-timeout S
@@ -21,11 +23,13 @@
 #          CMake, else the C compiler alone, else DIR/prebuilt; --prebuilt is --build prebuilt).
 # Environment: NUNAC_COMMAND (how --prepare runs nunac; default the checkout's ./nunac),
 #          NUNART_OPTIONS (extra runtime options), NUNART_NVRTC_LIBRARY (one NVRTC file), and the
-#          runtime's library overrides (docs/runtime.md) which also point it at fake drivers.
+#          runtime's library overrides (docs/runtime.md) which also point it at fake drivers;
+#          NUNART_SMI_ID (which GPU nvidia-smi samples the SM clock of: an index, UUID or PCI bus
+#          id; default the first of CUDA_VISIBLE_DEVICES, else 0).
 # Exit codes: 0 every row verified with fidelity 1.000; 1 a row failed (fidelity below 1.000,
 #          a data error, an error, a timeout, or rows left out by the budget); 2 the prepare or
 #          the build failed; 3 no GPU found (nothing was run); 4 the GPU does not match the
-#          prepared topology.
+#          prepared topology (by name and SM or CU count).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 mode="" dir="" out="" topo="${NUNAC_TOPO:-h200,b200}" launches=200 backend="" budget=280 row_timeout=60 build=""
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
     --row-timeout) [ $# -ge 2 ] || usage; row_timeout="$2"; shift 2 ;;
     --build) [ $# -ge 2 ] || usage; build="$2"; shift 2 ;;
     --prebuilt) build=prebuilt; shift ;;
+    --find-nvrtc) mode=find-nvrtc; shift ;;
     *) usage ;;
   esac
 done
@@ -84,9 +89,16 @@ copy_runtime() {
   cp -r "$here/CMakeLists.txt" "$here/cmake" "$here/include" "$here/tools" "$to/" &&
     cp "$here"/src/*.c "$here"/src/*.h "$to/src/" && cp -r "$here/src/kernels" "$to/src/" &&
     cp "$here"/src/test/native/mock* "$to/src/test/native/" || return 1
-  # A runtime built here, for a machine without cmake or a C compiler (--prebuilt).
-  if [ -x "$here/target/native/nunart-run" ] && [ -f "$here/target/native/libnunart.so" ]; then
-    mkdir -p "$1/prebuilt" && cp "$here/target/native/nunart-run" "$here/target/native/libnunart.so" "$here"/target/native/libnunart-mock-*.so "$1/prebuilt/"
+  # A runtime built here, for a machine without cmake or a C compiler (--prebuilt). Its
+  # RUNPATH must be $ORIGIN alone: a path of this machine would not exist there.
+  local b="$here/target/native" rp
+  if [ -x "$b/nunart-run" ] && [ -f "$b/libnunart.so" ]; then
+    rp="$(command -v readelf >/dev/null 2>&1 && readelf -d "$b/nunart-run" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+    if [ -n "${rp// /}" ] && [ "$rp" != '$ORIGIN ' ]; then
+      say "not carrying the prebuilt runtime: nunart-run's RUNPATH is '${rp% }', not \$ORIGIN alone (rebuild it)" >&2
+    else
+      mkdir -p "$1/prebuilt" && cp "$b/nunart-run" "$b/libnunart.so" "$b"/libnunart-mock-*.so "$1/prebuilt/"
+    fi
   fi
 }
 
@@ -151,28 +163,62 @@ find_backend() {
   [ -n "$backend" ]
 }
 
-# NVRTC where the pip wheel (nvidia-cuda-nvrtc: site-packages/nvidia/cuda_nvrtc/lib) or a
-# toolkit puts it: every such folder goes on LD_LIBRARY_PATH, so that the runtime's own search
-# (newest major the driver supports first) finds it, and NVRTC its builtins library beside it.
-find_nvrtc() {
-  local dirs=() d py
+# Folders where NVRTC may be, best first. The pip wheels: CUDA 13's nvidia-cuda-nvrtc puts
+# libnvrtc.so.13 and libnvrtc-builtins.so.13.* into site-packages/nvidia/cu13/lib, CUDA 12's
+# and 11's nvidia-cuda-nvrtc-cu12/-cu11 into site-packages/nvidia/cuda_nvrtc/lib; found through
+# python3 (the nvidia package's folders, site-packages and the user's) and the usual
+# site-packages folders. Then a toolkit: CUDA_HOME, CUDA_PATH and /usr/local/cuda* (lib64, lib,
+# targets/*/lib). Then the loader's cache (ldconfig -p).
+nvrtc_dirs() {
+  local roots=() d
   if command -v python3 >/dev/null 2>&1; then
-    py="$(python3 -c 'import nvidia.cuda_nvrtc as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null)" && dirs+=("$py")
+    while IFS= read -r d; do [ -n "$d" ] && roots+=("$d"); done < <(python3 -c '
+import os, site
+roots = []
+try:
+    import nvidia
+    roots += list(nvidia.__path__)
+except Exception:
+    pass
+try:
+    roots += [os.path.join(p, "nvidia") for p in site.getsitepackages() + [site.getusersitepackages()]]
+except Exception:
+    pass
+print("\n".join(roots))' 2>/dev/null)
   fi
-  for d in "${VIRTUAL_ENV:-/nonexistent}"/lib/python3*/site-packages/nvidia/cuda_nvrtc/lib "$HOME"/.local/lib/python3*/site-packages/nvidia/cuda_nvrtc/lib \
-           /usr/local/lib/python3*/{site,dist}-packages/nvidia/cuda_nvrtc/lib /usr/lib/python3*/{site,dist}-packages/nvidia/cuda_nvrtc/lib \
-           "${CUDA_HOME:-/nonexistent}"/lib64 /usr/local/cuda/lib64 /usr/local/cuda/targets/*/lib /usr/local/cuda-*/lib64; do
-    [ -d "$d" ] && compgen -G "$d/libnvrtc.so*" >/dev/null && dirs+=("$d")
+  for d in "${VIRTUAL_ENV:-/nonexistent}"/lib/python3*/site-packages "${HOME:-/nonexistent}"/.local/lib/python3*/site-packages \
+           /usr/local/lib/python3*/{site,dist}-packages /usr/lib/python3*/{site,dist}-packages; do
+    roots+=("$d/nvidia")
   done
-  local seen="" found=0
-  for d in "${dirs[@]}"; do
+  for d in "${roots[@]}"; do printf '%s\n' "$d"/cu[0-9]*/lib "$d/cuda_nvrtc/lib"; done
+  for d in "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda /usr/local/cuda-*; do
+    [ -n "$d" ] && printf '%s\n' "$d/lib64" "$d/lib" "$d"/targets/*/lib
+  done
+  { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | sed -n 's/^[[:space:]]*libnvrtc\.so[^ ]* .*=> \(.*\)\/[^/]*$/\1/p'
+}
+
+# Every folder that holds NVRTC goes on LD_LIBRARY_PATH, in that order, so that the runtime's
+# own search (newest major the driver supports first) finds it, and NVRTC its builtins library
+# beside it (the CUDA 13 wheel's NVRTC does not find it by itself). 0 when one was found.
+find_nvrtc() {
+  local d seen="" found=0 add="" builtins
+  [ -n "${NUNART_NVRTC_LIBRARY:-}" ] && say "NUNART_NVRTC_LIBRARY names the NVRTC file: $NUNART_NVRTC_LIBRARY"
+  while IFS= read -r d; do
+    [ -d "$d" ] && compgen -G "$d/libnvrtc.so*" >/dev/null || continue
     case ":$seen:" in *":$d:"*) continue ;; esac
     seen="$seen:$d"
     found=1
-    say "NVRTC found in $d: $(cd "$d" && ls libnvrtc.so* 2>/dev/null | tr '\n' ' ')builtins: $(cd "$d" && ls libnvrtc-builtins.so* 2>/dev/null | tr '\n' ' ')"
-    export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  done
-  [ "$found" = 1 ] || say "no NVRTC found in a wheel or toolkit folder; the runtime searches the loader's path (NUNART_NVRTC_LIBRARY names a file)"
+    builtins="$(cd "$d" && ls libnvrtc-builtins.so* 2>/dev/null | tr '\n' ' ')"
+    say "NVRTC found in $d: $(cd "$d" && ls libnvrtc.so* | tr '\n' ' ')builtins: ${builtins:-none beside it (NVRTC cannot compile without it) }"
+    add="${add:+$add:}$d"
+  done < <(nvrtc_dirs)
+  if [ "$found" = 1 ]; then
+    export LD_LIBRARY_PATH="$add${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    say "LD_LIBRARY_PATH for the runtime starts with $add"
+    return 0
+  fi
+  say "no NVRTC found in a wheel folder (site-packages/nvidia/cu13/lib, site-packages/nvidia/cuda_nvrtc/lib), a toolkit (CUDA_HOME, CUDA_PATH, /usr/local/cuda*) or the loader's cache; the runtime searches the loader's path (NUNART_NVRTC_LIBRARY names a file)"
+  return 1
 }
 
 # The runtime with CMake, as the project builds it.
@@ -230,27 +276,67 @@ build_runtime() {
   cat "$out/build.log" >&2 2>/dev/null; say "building the runtime${build:+ ($build)} failed (log: $out/build.log)" >&2; exit 2
 }
 
-# The topology the GPU's name says (H100 SXM shares the H200's die and SM count).
+# The topology the GPU's name says: H200, and the H100 SXM5 part (named "H100 SXM5 ..." or
+# "H100 80GB HBM3"), which has the H200's die with 132 SMs enabled; not H100 PCIe (114 SMs)
+# or NVL. check_topology then also compares the SM or CU count with the topology's.
 topology_of() {
   case "$1" in
-    *H200*|*H100*) echo h200 ;; *B200*) echo b200 ;; *MI300X*) echo mi300x ;; *MI355X*|*MI350X*) echo mi355x ;; *MI250X*) echo mi250x ;;
+    *H200*|*H100*SXM*|*"H100 80GB HBM3"*) echo h200 ;; *B200*) echo b200 ;;
+    *MI300X*) echo mi300x ;; *MI355X*|*MI350X*) echo mi355x ;; *MI250X*) echo mi250x ;;
   esac
 }
 
-# GPU, driver, CUDA and NVRTC versions, and the SM clock where nvidia-smi answers.
+# GPU, driver, CUDA and NVRTC versions, its SM (CU) count, and the SM clock where nvidia-smi
+# answers.
 describe_gpu() {
   bounded 60 "$run" --info --backend "$backend" ${NUNART_OPTIONS:+--options "$NUNART_OPTIONS"} >"$out/info.txt" 2>&1
   local rc=$?
   sed 's/^/device-check: /' "$out/info.txt"
   [ $rc -eq 0 ] || { say "the $backend backend cannot open the device (see $out/info.txt)"; exit 3; }
   gpu="$(sed -n 's/^device: \(.*\) (cc .*/\1/p; s/^device: \(.*\) (gfx[0-9a-f]*, .*/\1/p; s/^device: \(.*\) ([0-9]* CUs.*/\1/p' "$out/info.txt" | head -1)"
+  units="$(sed -n 's/^device: .* (cc [0-9.]*, \([0-9]*\) SMs.*/\1/p; s/^device: .* (gfx[0-9a-f]*, \([0-9]*\) CUs.*/\1/p; s/^device: .* (\([0-9]*\) CUs.*/\1/p' "$out/info.txt" | head -1)"
   clocks
+}
+
+# Which GPU nvidia-smi reads: NUNART_SMI_ID, else the first of CUDA_VISIBLE_DEVICES, else 0.
+smi_id() {
+  local v="${NUNART_SMI_ID:-${CUDA_VISIBLE_DEVICES:-0}}"
+  echo "${v%%,*}"
 }
 
 clocks() {
   if command -v nvidia-smi >/dev/null 2>&1; then
-    say "nvidia-smi: $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader 2>&1 | head -1)" | tee -a "$out/clocks.txt"
+    say "nvidia-smi: $(nvidia-smi -i "$(smi_id)" --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader 2>&1 | head -1)" | tee -a "$out/clocks.txt"
   fi
+}
+
+# The SM clock during a row: nvidia-smi samples it every 100 ms in the background while the row
+# runs (sampler FILE starts, sampled FILE REPORT stops it); the samples from the first warm-up
+# launch to 200 ms after the last timed launch (the report's timed-window-ns) give min-max/n.
+sampler() {
+  sampler_pid=""
+  command -v nvidia-smi >/dev/null 2>&1 || return 0
+  nvidia-smi -i "$(smi_id)" --query-gpu=timestamp,clocks.sm --format=csv,noheader,nounits -lms 100 >"$1" 2>/dev/null &
+  sampler_pid=$!
+}
+
+# The local time of nvidia-smi's timestamps (YYYY/MM/DD HH:MM:SS.mmm) for ns since the epoch.
+smi_time() { echo "$(date -d "@$(($1 / 1000000000))" '+%Y/%m/%d %H:%M:%S').$(printf '%03d' $(($1 / 1000000 % 1000)))"; }
+
+sampled() {
+  local file="$1" rep="$2" w lo hi wait_ns
+  [ -n "$sampler_pid" ] || return 0
+  w="$(sed -n 's/^timed-window-ns: \([0-9]*\) \([0-9]*\).*/\1 \2/p' "$rep")"
+  # The sampler runs on until 250 ms after the last timed launch, so that a sample follows it.
+  if [ -n "$w" ]; then
+    wait_ns=$((${w#* } + 250000000 - $(date +%s%N)))
+    [ "$wait_ns" -gt 0 ] && sleep "$(printf '0.%03d' $((wait_ns / 1000000 % 1000)))"
+  fi
+  kill "$sampler_pid" 2>/dev/null; wait "$sampler_pid" 2>/dev/null
+  [ -n "$w" ] || return 0
+  lo="$(smi_time "${w% *}")" hi="$(smi_time $((${w#* } + 200000000)))"
+  awk -F', *' -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 <= hi && $2 ~ /^[0-9]+$/ { v = $2 + 0; if (!n || v < a) a = v; if (!n || v > b) b = v; n++ }
+    END { if (n) printf "%d-%d/%d\n", a, b, n }' "$file"
 }
 
 # The GPU's topology must be one the folder was prepared for; its tables are then run.
@@ -258,10 +344,19 @@ check_topology() {
   local prepared
   prepared="$(sed -n 's/^topologies=//p' "$dir/manifest")"
   topo="$(topology_of "$gpu")"
-  if [ -z "$topo" ] || [[ ",$prepared," != *",$topo,"* ]] || [ ! -d "$dir/$topo/tables" ]; then
-    say "found '$gpu', whose topology is '${topo:-none bundled}', but $dir was prepared for '$prepared' (--prepare DIR --topo NAME)"; exit 4
+  local what="SMs" want
+  [ "$backend" = hip ] && what="CUs"
+  if [ -z "$topo" ]; then
+    say "no bundled topology describes '$gpu' (${units:-an unknown number of} $what): h200 is for the H200 and the H100 SXM5 (132 SMs), b200 for the B200 (148 SMs); an H100 PCIe or NVL is neither; nothing was run"; exit 4
   fi
-  say "topology $topo (from the GPU's name): $(ls "$dir/$topo/tables" | wc -l) tables"
+  if [[ ",$prepared," != *",$topo,"* ]] || [ ! -d "$dir/$topo/tables" ]; then
+    say "found '$gpu', whose topology is '$topo', but $dir was prepared for '$prepared' (--prepare DIR --topo NAME)"; exit 4
+  fi
+  want="$(sed -n 's/^device .* cus=\([0-9]*\).*/\1/p' "$dir/$topo/empty-steps.txt" | head -1)"
+  if [ -z "$units" ] || [ "$units" != "$want" ]; then
+    say "found '$gpu' with ${units:-an unreported number of} $what, but the $topo topology has ${want:-?}: its tables do not fit this GPU; nothing was run"; exit 4
+  fi
+  say "topology $topo (from the GPU's name, $units $what as the topology has): $(ls "$dir/$topo/tables" | wc -l) tables"
 }
 
 probe() {
@@ -278,8 +373,11 @@ row() {
   local name="$1" table="$2" rep="$out/rows/$1.txt" opts="${NUNART_OPTIONS:-} ${3:-}"
   [[ " $opts" == *" devices="* ]] || opts="$opts devices=1"
   if [ "$(left)" -le 5 ]; then printf '%-34s %s\n' "$name" "skipped: the run's time budget is spent"; status=1; return; fi
+  sampler "$out/rows/$1.clock.csv"
   bounded "$row_timeout" "$run" "$table" --backend "$backend" --options "$opts" --time "$launches" --warmup 20 --require-fidelity >"$rep" 2>&1
-  local rc=$? fid data where pin plain
+  local rc=$? fid data where pin plain mhz
+  mhz="$(sampled "$out/rows/$1.clock.csv" "$rep")"
+  [ -n "$mhz" ] && echo "sm-clock-mhz: min-max/samples $mhz (nvidia-smi every 100 ms, from the first warm-up launch to 200 ms after the last timed launch)" >>"$rep"
   fid="$(sed -n 's/^placement-fidelity: \([^ ]*\).*/\1/p' "$rep")"
   data="$(sed -n 's/^data-check: \([^ ]*\).*/\1/p' "$rep")"
   where="$(sed -n 's/^cu-readback: [^:]*: \([0-9]*\) distinct [A-Z]*s, highest [^ ]* seen \([-0-9]*\), %nsmid \([0-9]*\);.*/\1 SMs, max \2\/\3/p' "$rep")"
@@ -287,7 +385,7 @@ row() {
   plain="$(sed -n 's/^launch-us: .*; plain min \([^ ]*\) median \([^ ]*\) p90 \([^ ]*\) .*/\1\/\2\/\3/p' "$rep")"
   [ $rc -eq 124 ] || [ $rc -eq 137 ] && data="timeout"
   [ $rc -eq 0 ] || status=1
-  printf '%-34s %-7s %-8s %-18s %-22s %-22s\n' "$name" "${fid:--}" "${data:--}" "${where:--}" "${pin:--}" "${plain:--}"
+  printf '%-34s %-7s %-8s %-18s %-22s %-22s %s\n' "$name" "${fid:--}" "${data:--}" "${where:--}" "${pin:--}" "${plain:--}" "${mhz:--}"
   [ $rc -eq 0 ] || sed -n 's/^nunart-run: /    /p' "$rep" | head -2
 }
 
@@ -320,7 +418,7 @@ run_check() {
   status=0
   probe
   say "$launches timed launches per figure after 20 warm-up launches; times in microseconds, min/median/p90$([ "$launches" -lt 200 ] && echo "; fewer than 200: not figures for the record")"
-  printf '%-34s %-7s %-8s %-18s %-22s %-22s\n' row fidelity data "SMs (max %smid/n)" pinned-us plain-us
+  printf '%-34s %-7s %-8s %-18s %-22s %-22s %s\n' row fidelity data "SMs (max %smid/n)" pinned-us plain-us "sm-MHz min-max/n"
   row empty-steps "$dir/$topo/empty-steps.txt"
   # The same with every resident slot filled: whether the hardware gives every SM blocks.
   row empty-steps-full "$dir/$topo/empty-steps.txt" pinned_grid=full
@@ -333,6 +431,7 @@ run_check() {
 
 case "$mode" in
   prepare) prepare ;;
+  find-nvrtc) find_nvrtc; exit $? ;;
   run) run_check ;;
   "")
     find_backend || { say "no GPU found (no NVIDIA driver answering nvidia-smi, no /dev/kfd); nothing was run"; exit 3; }

@@ -377,8 +377,8 @@ static int cmp_int(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* The cu-readback line: HW_ID decoded with the gfx9 layout (CU_ID 11:8, SH_ID 12, SE_ID read as
- * 15:13; sources give 14:13 for some gfx94x, where bit 15 is then taken to read 0). The fields
+/* The cu-readback line: HW_ID decoded with the gfx9 layout (CU_ID 11:8, SH_ID 12, SE_ID 15:13,
+ * on gfx94x 14:13, so that bit 15 there is not read as part of the shader engine). The fields
  * are physical slots; the plan's CU numbers are logical, so they are counted, not compared. */
 static void describe_hw_id(nunart_ctx *ctx, const int *hw, int ntb, const char *target) {
     /* SE_ID is 2 bits (14:13) on gfx94x and 3 (15:13) on gfx90a. */

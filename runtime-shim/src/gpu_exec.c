@@ -475,11 +475,23 @@ static void describe_locations(nunart_ctx *ctx, const nr_gpu *g) {
     size_t cap = sizeof ctx->cu_readback;
     int k = snprintf(b, cap, "%s of %d/%d threadblocks: %d distinct %ss, highest %s seen %d, %%nsmid %d; threadblocks per %s:", g->ops->loc_reg,
                      located, t->ntb, distinct, g->ops->unit, g->ops->loc_reg, g->units_seen - 1, g->hw_units, g->ops->unit);
+    /* Entries that do not fit are not cut mid-way: the line ends with how many were left out. */
+    enum { ROOM = 96 };
     for (int u = 0; u < n && k > 0 && (size_t) k < cap; u++) {
         if (!count[u]) continue;
         int e = u;
         while (e + 1 < n && count[e + 1] == count[u]) e++;
-        k += e > u ? snprintf(b + k, cap - (size_t) k, " %d-%d:%d", u, e, count[u]) : snprintf(b + k, cap - (size_t) k, " %d:%d", u, count[u]);
+        char entry[48];
+        int m = e > u ? snprintf(entry, sizeof entry, " %d-%d:%d", u, e, count[u]) : snprintf(entry, sizeof entry, " %d:%d", u, count[u]);
+        if ((size_t) (k + m) + ROOM >= cap) {
+            int sms = 0, tbs = 0;
+            for (int v = u; v < n; v++) { sms += count[v] > 0; tbs += count[v]; }
+            snprintf(b + k, cap - (size_t) k, " ... cut: %d more %ss with %d threadblocks not listed (from %s %d on)", sms, g->ops->unit, tbs,
+                     g->ops->unit, u);
+            break;
+        }
+        memcpy(b + k, entry, (size_t) m + 1);
+        k += m;
         u = e;
     }
     free(count);

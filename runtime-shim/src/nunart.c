@@ -398,10 +398,11 @@ nunart_status nunart_launch(nunart_ctx *ctx) {
         ctx->placed_total++;
         ctx->placed_ok += ctx->ran_on[i] >= 0 && ctx->ran_on[i] == nr_planned_unit(ctx, &t->tb[i], ctx->located == 2);
     }
-    double frac = ctx->placed_total ? (double) ctx->placed_ok / ctx->placed_total : 1.0;
+    /* The fraction in thousandths, rounded down: 2499 of 2500 reads 0.999, never 1.000. */
+    long long milli = ctx->placed_total ? (long long) ctx->placed_ok * 1000 / ctx->placed_total : 1000;
     if (ctx->located)
-        snprintf(ctx->fidelity, sizeof ctx->fidelity, "%.3f (%d/%d threadblocks ran on their planned %s, device readback)",
-                 frac, ctx->placed_ok, ctx->placed_total, ctx->located == 2 ? "die" : "CU");
+        snprintf(ctx->fidelity, sizeof ctx->fidelity, "%lld.%03lld (%d/%d threadblocks ran on their planned %s, device readback)",
+                 milli / 1000, milli % 1000, ctx->placed_ok, ctx->placed_total, ctx->located == 2 ? "die" : "CU");
     else
         snprintf(ctx->fidelity, sizeof ctx->fidelity, "emulated (%d/%d threadblocks ran on their planned logical CU; no hardware readback)",
                  ctx->placed_ok, ctx->placed_total);

@@ -2,8 +2,9 @@
  *   nunart-run TABLE [--backend B] [--options "k=v ..."] [--time N [--warmup W]] [--require-fidelity]
  *       runs a launch table once, verifies it and prints the launch report; --time N also times
  *       N plain and N pinned launches after W untimed ones (default 20) and prints min, median
- *       and p90 of each; --require-fidelity fails (exit 3) when a device readback shows a
- *       threadblock off its planned unit.
+ *       and p90 of each, and the wall-clock span of those launches (timed-window-ns);
+ *       --require-fidelity fails (exit 3) unless the report's exact counts say every
+ *       threadblock ran on its planned unit (a missing fidelity line fails too).
  *   nunart-run --info [--backend B] [--options ...]
  *       opens the backend and prints what it found: device, driver and compiler versions.
  *   nunart-run --probe PREFIX [--backend B] [--options ...] [--mib M] [--addresses A] [--reps R]
@@ -14,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "nunart.h"
+#include "fidelity.h"
 
 typedef struct {
     const char *table, *backend, *options, *probe;
@@ -81,20 +84,24 @@ static void report_line(const nunart_ctx *ctx, const char *key, char *out, size_
     }
 }
 
+/* The wall clock (CLOCK_REALTIME) in ns: device-check.sh matches it with nvidia-smi's samples. */
+static long long wall_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static int failed(nunart_ctx *ctx, nunart_status st) {
     fprintf(stderr, "nunart-run: %s: %s\n", nunart_status_name(st), nunart_message(ctx));
     return 1;
 }
 
-/* The fidelity line starts with a fraction on device readback ("emulated" on host). */
+/* The placement-fidelity line's exact counts (fidelity.h); a missing line fails. */
 static int fidelity_ok(const nunart_ctx *ctx) {
-    char f[256];
+    char f[256], why[512];
     report_line(ctx, "placement-fidelity", f, sizeof f);
-    char *end;
-    double v = strtod(f, &end);
-    if (end == f) return 1;
-    if (v >= 1.0) return 1;
-    fprintf(stderr, "nunart-run: fidelity: %s, below 1.000\n", f);
+    if (nunart_fidelity_check(f, why, sizeof why)) return 1;
+    fprintf(stderr, "nunart-run: fidelity: %s\n", why);
     return 0;
 }
 
@@ -107,8 +114,12 @@ static int run_table(const args_t *a) {
     nunart_status st = nunart_open(&ctx, a->backend, a->options);
     if (!st) st = nunart_load(ctx, buf, len);
     if (!st) st = nunart_alloc(ctx);
-    if (!st && a->time_n > 0 && !(st = nunart_time_stats(ctx, a->warmup, a->time_n, 0, plain)))
-        st = nunart_time_stats(ctx, a->warmup, a->time_n, 1, pinned);
+    long long window[2] = {0, 0};
+    if (!st && a->time_n > 0) {
+        window[0] = wall_ns();
+        if (!(st = nunart_time_stats(ctx, a->warmup, a->time_n, 0, plain))) st = nunart_time_stats(ctx, a->warmup, a->time_n, 1, pinned);
+        window[1] = wall_ns();
+    }
     if (!st) st = nunart_launch(ctx);
     if (!st) st = nunart_verify(ctx);
     fputs(nunart_report(ctx), stdout);
@@ -116,6 +127,7 @@ static int run_table(const args_t *a) {
         printf("launch-us: pinned min %.1f median %.1f p90 %.1f; plain min %.1f median %.1f p90 %.1f (%d launches each after %d warm-up)\n",
                pinned[0], pinned[1], pinned[2], plain[0], plain[1], plain[2], a->time_n, a->warmup);
         printf("median-launch-us: pinned %.1f plain %.1f (n=%d)\n", pinned[1], plain[1], a->time_n);
+        printf("timed-window-ns: %lld %lld (wall clock, first warm-up launch to last timed launch)\n", window[0], window[1]);
     }
     int rc = st ? failed(ctx, st) : a->strict && !fidelity_ok(ctx) ? 3 : 0;
     nunart_close(ctx);

@@ -2,9 +2,12 @@
  * caller's CUDA context (and HIP device) current; a plan whose blocks cannot all be resident is
  * refused; the executor is a cubin for the device's sm_XY from an NVRTC the driver supports, PTX
  * only as the stated fallback; HIP takes its shape and ISA from the KFD topology and refuses a
- * hipRTC too old for it; the latency probe's records come back converted with each SM's clock.
+ * hipRTC too old for it and reads HW_ID's shader engine as 2 bits on gfx94x; an operand outside
+ * every segment stops the launch with its reason; nunart-run's fidelity check compares exact
+ * counts; the latency probe's records come back converted with each SM's clock.
  * Usage: nunart-driver-test TABLES_DIR MOCKS_DIR SCRATCH_DIR.  Exit: 0 all passed, 1 a failure. */
 #include "nunart.h"
+#include "../../../tools/fidelity.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -53,7 +56,8 @@ static const char *lib(const char *name) {
 /* A clean fake environment: every NUNART_MOCK_ variable the tests set is reset here. */
 static void fakes(const char *backend, int units, int devices, const char *cc) {
     static const char *vars[] = {"NUNART_MOCK_CC", "NUNART_MOCK_CC_MINOR", "NUNART_MOCK_OCCUPANCY", "NUNART_MOCK_DRIVER_VERSION",
-                                 "NUNART_MOCK_NVRTC_VERSION", "NUNART_MOCK_HIPRTC_VERSION", "NUNART_MOCK_NVRTC_ARCHS", "NUNART_MOCK_LOCATION"};
+                                 "NUNART_MOCK_NVRTC_VERSION", "NUNART_MOCK_HIPRTC_VERSION", "NUNART_MOCK_NVRTC_ARCHS", "NUNART_MOCK_LOCATION",
+                                 "NUNART_MOCK_DROP_SEGMENT", "NUNART_MOCK_HW_ID_BIT15"};
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) unsetenv(vars[i]);
     char n[32];
     snprintf(n, sizeof n, "%d", units);
@@ -253,6 +257,122 @@ static void test_hip_kfd(const char *table) {
            "target gfx1100 is not one the executor is built for");
 }
 
+/* HW_ID's SE_ID: bits 15:13 on gfx90a, 14:13 on gfx94x. With bit 15 set by the fake and every
+ * block in shader engine 0, gfx942 must read SE 0 and gfx90a SE 4. */
+static void test_hip_hw_id(const char *table) {
+    char root[4096], line[1024];
+    snprintf(root, sizeof root, "%s/kfd-nodes-hw-id", scratch);
+    mkdir(scratch, 0755);
+    struct { int gfx; const char *se; } cases[] = {{90402, "SE 0-0,"}, {90010, "SE 4-4,"}};
+    for (int i = 0; i < 2; i++) {
+        kfd(root, cases[i].gfx);
+        fakes("hip", 2, 1, NULL);
+        setenv("NUNART_KFD_TOPOLOGY", root, 1);
+        setenv("NUNART_MOCK_HW_ID_BIT15", "1", 1);
+        expect(i ? "hw_id se 3 bits on gfx90a" : "hw_id se 2 bits on gfx94x", run(table, "hip", NULL, "cu-readback:", line, sizeof line),
+               NUNART_OK, line, cases[i].se);
+    }
+    unsetenv("NUNART_MOCK_HW_ID_BIT15");
+}
+
+/* ---- an operand outside every segment ---- */
+
+/* Two devices, the kernel's segment table without device 0's storages: the executor aborts with
+ * reason 2 and the launch fails with that reason instead of touching the arena's base. */
+static void test_out_of_segment(void) {
+    char *ag = slurp("allgather2.txt"), line[1024];
+    if (!ag) { fail("out of segment", "seed table missing"); return; }
+    fakes("cuda", 8, 2, "10");
+    expect("segments intact", run(ag, "cuda", "devices=2", NULL, line, sizeof line), NUNART_OK, line, NULL);
+    setenv("NUNART_MOCK_DROP_SEGMENT", "1", 1);
+    expect("out of segment aborts", run(ag, "cuda", "devices=2", NULL, line, sizeof line), NUNART_E_DEVICE, line,
+           "the executor stopped: a step's operand lies outside every device's segment of the buffers");
+    fakes("hip", 2, 2, NULL);
+    setenv("NUNART_MOCK_DROP_SEGMENT", "1", 1);
+    expect("out of segment aborts on hip", run(ag, "hip", "cus=8 dies=2 devices=2", NULL, line, sizeof line), NUNART_E_DEVICE, line,
+           "outside every device's segment");
+    unsetenv("NUNART_MOCK_DROP_SEGMENT");
+    free(ag);
+}
+
+/* ---- the per-SM histogram ---- */
+
+/* 300 SMs with 1 and 2 threadblocks in turn: no two neighbours collapse into a range, so the
+ * histogram is longer than the report's line; it must end with what it left out, not mid-entry. */
+static void test_histogram_cut(void) {
+    enum { SMS = 300, WORDS = (SMS + 31) / 32 };
+    size_t cap = 1 << 20, n = 0;
+    char *t = malloc(cap), line[2048];
+    if (!t) { fail("histogram cut", "out of memory"); return; }
+    int tbs = 0;
+    for (int c = 0; c < SMS; c++) tbs += 1 + c % 2;
+    n += (size_t) snprintf(t + n, cap - n, "nunart-launch 1\nplan name=histogram collective=custom ranks=1 chunk_factor=1 inplace=0 root=0 protocol=Simple\n"
+                           "device topology=big cus=%d dies=1 stacks=1 mask_words=%d dispatch=any\nplacement policy=ua chunk_bytes=4 page_bytes=4096\n"
+                           "rank id=0 storages=1 threadblocks=%d grid=%d streams=0\nstorage rank=0 id=0 name=buf chunks=1 pages=1 stacks=0\n"
+                           "view rank=0 buffer=input storage=0 offset=0 chunks=1\nview rank=0 buffer=output storage=0 offset=0 chunks=1\n",
+                           SMS, WORDS, tbs, tbs);
+    for (int c = 0, id = 0; c < SMS; c++) {
+        for (int k = 0; k < 1 + c % 2; k++, id++) {
+            char mask[WORDS * 8 + 1];
+            for (int h = WORDS * 8 - 1; h >= 0; h--) mask[WORDS * 8 - 1 - h] = c / 4 == h ? "1248"[c % 4] : '0';
+            mask[WORDS * 8] = 0;
+            n += (size_t) snprintf(t + n, cap - n, "tb rank=0 id=%d cu=%d die=0 slot=%d domain=0 group=0 send=-1 recv=-1 channel=0 mask=0x%s steps=1\n"
+                                   "step rank=0 tb=%d id=0 op=nop src=- dst=- peer=-1 deps=- from=- to=-\n", id, c, id, mask, id);
+        }
+    }
+    n += (size_t) snprintf(t + n, cap - n, "grid rank=0 slots=");
+    for (int id = 0; id < tbs; id++) n += (size_t) snprintf(t + n, cap - n, "%s%d", id ? "," : "", id);
+    snprintf(t + n, cap - n, "\nend\n");
+    fakes("cuda", SMS, 1, "9");
+    nunart_status st = run(t, "cuda", NULL, "cu-readback:", line, sizeof line);
+    size_t len = strlen(line);
+    expect("histogram cut", st, NUNART_OK, line, " ... cut: ");
+    if (!st && !strstr(line, "SMs with ")) fail("histogram cut", "no count of what was left out: %s", line);
+    else if (!st && (len >= 1024 || line[len - 1] != ')')) fail("histogram cut", "%zu characters, ends '%s'", len, line + (len > 40 ? len - 40 : 0));
+    else if (!st) passed++;
+    free(t);
+}
+
+/* ---- nunart-run's fidelity check ---- */
+
+static void fidelity_case(const char *test, const char *report_line, int want, const char *needle) {
+    char why[512] = "";
+    int got = nunart_fidelity_check(report_line, why, sizeof why);
+    if (got != want) fail(test, "'%s' %s", report_line ? report_line : "(none)", got ? "passed" : why);
+    else if (needle && !strstr(why, needle)) fail(test, "'%s' lacks '%s'", why, needle);
+    else passed++;
+}
+
+static void test_fidelity_check(void) {
+    /* The rounded fraction of 2499/2500 reads 1.000: the counts decide, not the text. */
+    fidelity_case("fidelity 2499/2500", "1.000 (2499/2500 threadblocks ran on their planned CU, device readback)", 0,
+                  "below 1.000 (1 of 2500 threadblocks off their planned unit)");
+    fidelity_case("fidelity 2500/2500", "1.000 (2500/2500 threadblocks ran on their planned CU, device readback)", 1, NULL);
+    fidelity_case("fidelity emulated", "emulated (3/3 threadblocks ran on their planned logical CU; no hardware readback)", 1, NULL);
+    fidelity_case("fidelity missing", "", 0, "no placement-fidelity line");
+    fidelity_case("fidelity null", NULL, 0, "no placement-fidelity line");
+    fidelity_case("fidelity unknown", "unknown (no launch)", 0, "no threadblock counts");
+    fidelity_case("fidelity no threadblocks", "1.000 (0/0 threadblocks ran on their planned CU, device readback)", 0, "no threadblock was placed");
+    fidelity_case("fidelity garbled", "1.000 (2500 threadblocks)", 0, "no threadblock counts");
+    /* The runtime's own line on the fake, every block on SM 0: one threadblock of three on its SM. */
+    char *custom = slurp("custom-deps.txt"), line[1024];
+    if (!custom) { fail("fidelity line", "seed table missing"); return; }
+    fakes("cuda", 8, 1, "10");
+    setenv("NUNART_MOCK_LOCATION", "0", 1);
+    nunart_ctx *ctx = NULL;
+    nunart_status st = nunart_open(&ctx, "cuda", NULL);
+    if (!st) st = nunart_load(ctx, custom, strlen(custom));
+    if (!st) st = nunart_alloc(ctx);
+    if (!st) st = nunart_launch(ctx);
+    const char *r = st ? NULL : strstr(nunart_report(ctx), "placement-fidelity: ");
+    snprintf(line, sizeof line, "%.*s", r ? (int) strcspn(r + 20, "\n") : 0, r ? r + 20 : "");
+    expect("fidelity line one of three", st, NUNART_OK, st ? nunart_message(ctx) : line, "0.333 (1/3 threadblocks ran on their planned CU");
+    fidelity_case("fidelity line fails", line, 0, "below 1.000 (2 of 3 threadblocks off their planned unit)");
+    nunart_close(ctx);
+    unsetenv("NUNART_MOCK_LOCATION");
+    free(custom);
+}
+
 /* ---- the latency probe ---- */
 
 static void test_probe(void) {
@@ -294,6 +414,10 @@ int main(int argc, char **argv) {
     test_occupancy();
     test_compile_targets(custom);
     test_hip_kfd(custom);
+    test_hip_hw_id(custom);
+    test_out_of_segment();
+    test_fidelity_check();
+    test_histogram_cut();
     test_probe();
     free(custom);
     printf("nunart-driver-test: %d passed, %d failed\n", passed, failures);

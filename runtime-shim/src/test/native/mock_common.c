@@ -176,6 +176,9 @@ int mock_launch(void *f, void **args, unsigned grid, int amd) {
     l->tb_hi = *(int *) args[15];
     l->stats = ARG_PTR(16, int);
     if (l->tb_lo < 0 || l->tb_hi > l->ntb || l->tb_lo > l->tb_hi || (l->nseg && !l->seg)) return -1;
+    /* A translation error on request: the kernel sees the segment table without its first
+     * segment (device 0's storages), so their offsets lie outside every segment. */
+    if (l->nseg > 1 && mock_env_int("NUNART_MOCK_DROP_SEGMENT", 0)) { l->seg += 3; l->nseg--; }
     npending++;
     return 0;
 }
@@ -276,8 +279,10 @@ static void dispatch(launch_t *l) {
         l->stats[0]++;
         int slot = (int) (b / (unsigned) units);
         l->ran_on[l->mine[b]] = loc;
-        /* HW_ID as gfx9 lays it out: CU_ID 11:8, SH_ID 12, SE_ID from bit 13; 10 CUs per SE. */
-        l->hw_id[l->mine[b]] = l->amd ? (slot / 10 % 4) << 13 | (slot % 10) << 8 : loc;
+        /* HW_ID as gfx9 lays it out: CU_ID 11:8, SH_ID 12, SE_ID from bit 13; 10 CUs per SE.
+         * NUNART_MOCK_HW_ID_BIT15 sets bit 15, which is SE_ID's top bit on gfx90a and not part
+         * of the 2-bit SE_ID on gfx94x. */
+        l->hw_id[l->mine[b]] = l->amd ? (slot / 10 % 4) << 13 | (slot % 10) << 8 | (mock_env_int("NUNART_MOCK_HW_ID_BIT15", 0) ? 1 << 15 : 0) : loc;
     }
 }
 

@@ -109,6 +109,11 @@ class SessionTest {
 
     @Test
     void failuresKeepTheirKind() {
+        // An argument error at open whose message names no option: the kind comes from the
+        // native status, not from the message's words (which would have read UNAVAILABLE).
+        RuntimeFailure tooLong = assertThrows(RuntimeFailure.class, () -> NunaRuntime.open("host", "cus=8 ".repeat(100)));
+        assertEquals(RuntimeFailure.Status.ARGUMENT, tooLong.status(), tooLong.getMessage());
+        assertTrue(tooLong.getMessage().contains("options too long"), tooLong.getMessage());
         // A device mismatch at load, an argument error at timing: each with its own status.
         try (Session s = NunaRuntime.open("host", "cus=4")) {
             RuntimeFailure e = assertThrows(RuntimeFailure.class, () -> s.load(Tables.allgather2()));

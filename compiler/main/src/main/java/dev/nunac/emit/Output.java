@@ -23,6 +23,8 @@ public enum Output {
      * the XCD placement (see {@link PlacedXml}).
      */
     PLACED_XML("placed-xml", "placed.xml", false, PlacedXml::emit),
+    /** An MSCCL++ execution plan with threadblocks in launch order (see {@link PlacedMscclppJson}). */
+    PLACED_JSON("placed-json", "placed.json", false, PlacedMscclppJson::emit),
     /** The launch table the runtime shim executes. */
     LAUNCH("launch", "launch.txt", false, LaunchTable::emit);
 

@@ -62,8 +62,12 @@ final class CompileCommand implements Command {
     @Override
     public int run(CommandLine cl, Io io) {
         Path planPath = CommonOptions.onePlan(cl, NAME);
-        PlacementOptions opts = CommonOptions.placementOptions(cl);
         Set<Output> emit = emits(cl.getOptionValue("emit"));
+        PlacementOptions opts = CommonOptions.placementOptions(cl);
+        if (emit.contains(Output.PLACED_XML)) {
+            // A placed XML that RCCL refuses helps no one: choose among placements whose grid RCCL launches.
+            opts = opts.withMaxBlocks(dev.nunac.emit.RcclLimits.MAX_THREADBLOCKS_PER_GPU);
+        }
         String dumpAfter = cl.getOptionValue("dump-after");
         if (dumpAfter != null && !Driver.PIPELINE.names().contains(dumpAfter)) {
             throw new UsageException(NAME, "--dump-after: unknown pass '" + dumpAfter + "' (passes: "

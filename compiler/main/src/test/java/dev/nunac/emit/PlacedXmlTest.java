@@ -48,8 +48,15 @@ class PlacedXmlTest {
     static final String TOPO = "mi300x";
 
     static CompileResult compile(Plan p, String topo) {
-        return Driver.compile(p, TopologyResolver.resolve(topo), PlacementOptions.defaults(), Pipeline.verifyByDefault(), null, null);
+        return compile(p, topo, PlacementOptions.defaults());
     }
+
+    static CompileResult compile(Plan p, String topo, PlacementOptions opts) {
+        return Driver.compile(p, TopologyResolver.resolve(topo), opts, Pipeline.verifyByDefault(), null, null);
+    }
+
+    /** The options `--emit placed-xml` compiles with: only placements whose grid RCCL launches. */
+    static final PlacementOptions FIT = PlacementOptions.defaults().withMaxBlocks(RcclLimits.MAX_THREADBLOCKS_PER_GPU);
 
     static Plan read(String xml) {
         return MscclXmlImporter.read("placed.xml", new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), Limits.DEFAULT);
@@ -159,24 +166,46 @@ class PlacedXmlTest {
     }
 
     @Test
-    void everyCorpusPlanThatFitsReplaysAndTheOthersAreRefusedForAnRcclLimit() {
+    void everyCorpusPlanFitsOncePlacedForRcclAndReplaysOntoItsXcds() {
         int fits = 0;
         List<String> refused = new ArrayList<>();
         for (Path f : Repo.files(Repo.corpus("msccl-xml"), ".xml")) {
             Plan p = PlanLoader.load(f, Map.of(), Limits.DEFAULT);
-            CompileResult r = compile(p, TOPO);
+            CompileResult r = compile(p, TOPO, FIT);
             String xml;
             try {
                 xml = PlacedXml.emit(r);
             } catch (CompileException e) {
+                // Only a plan that RCCL would refuse in its own order may be refused placed.
                 assertTrue(e.getMessage().contains("so RCCL would not load it"), f + ": " + e.getMessage());
+                org.junit.jupiter.api.Assertions.assertThrows(CompileException.class, () -> RcclLimits.check(p, "placed-xml"),
+                        f + " fits RCCL in its own order, so some placement of it does: " + e.getMessage());
                 refused.add(f.getFileName().toString());
                 continue;
             }
             assertPlaced(f.getFileName().toString(), r, xml);
             fits++;
         }
-        assertTrue(fits >= 10, "most corpus plans fit RCCL once placed: " + fits + " did; refused " + refused);
+        assertEquals(List.of(), refused, "every corpus plan fits RCCL in its own order");
+        assertTrue(fits >= 20, fits + " corpus plans placed");
+    }
+
+    @Test
+    void withoutTheBoundAConcentratedPlacementIsRefusedForRcclsLimit() {
+        // 24 threadblocks per rank that the unbounded search puts on few XCDs: block b → XCD b mod 8 needs over 64 slots.
+        Plan p = PlanLoader.load(Repo.corpus("msccl-xml").resolve("allreduce_a100_ring_ch24_manul_scratch.xml"), Map.of(), Limits.DEFAULT);
+        CompileResult wide = compile(p, TOPO);
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.nunac.passes.realise.Realisation.widestGrid(p, wide.placement(),
+                wide.topology()) > RcclLimits.MAX_THREADBLOCKS_PER_GPU, "the unbounded choice fits RCCL now");
+        CompileException e = org.junit.jupiter.api.Assertions.assertThrows(CompileException.class, () -> PlacedXml.emit(wide));
+        assertTrue(e.getMessage().contains("placed-xml: rank 0 needs "), e.getMessage());
+        assertTrue(e.getMessage().contains("RCCL launches at most 64 per GPU (MSCCL_MAX_NUM_THREAD_BLOCKS)"), e.getMessage());
+        // Bounded, the search chooses a placement whose grid fits, and says why others were not chosen.
+        CompileResult fit = compile(p, TOPO, FIT);
+        assertTrue(dev.nunac.passes.realise.Realisation.widestGrid(p, fit.placement(), fit.topology()) <= 64);
+        assertTrue(fit.search().reason().contains("not chosen: their launch grid would exceed 64 blocks on a rank")
+                || fit.search().reason().contains("not chosen: its launch grid would exceed 64 blocks on a rank"), fit.search().reason());
+        assertPlaced("bounded", fit, PlacedXml.emit(fit));
     }
 
     @Test
@@ -204,17 +233,27 @@ class PlacedXmlTest {
     }
 
     @Test
-    void aPlacementNeedingMoreThan64BlocksIsRefusedAndNothingIsWritten(@TempDir Path tmp) throws Exception {
-        // 24 threadblocks per rank, placed on few XCDs: block b → XCD b mod 8 needs far more than 64 slots.
-        Path f = Repo.corpus("msccl-xml").resolve("allreduce_a100_ring_ch24_manul_scratch.xml");
+    void aPlanOverRcclsLimitInAnyOrderIsRefusedAndNothingIsWritten(@TempDir Path tmp) throws Exception {
+        // 8 ranks, 9 instances: 72 threadblocks on every rank, more than RCCL launches whatever the order.
         Path out = tmp.resolve("out");
-        CliRun run = CliRun.of(f.toString(), "--topo", TOPO, "-o", out.toString(), "--emit", "json,placed-xml");
+        CliRun run = CliRun.of(TestPaths.examples().resolve("allreduce-ring.msccl").toString(), "-D", "inst=9", "--topo", TOPO,
+                "-o", out.toString(), "--emit", "json,placed-xml");
         assertEquals(1, run.exit(), run.err());
-        assertTrue(run.err().contains("error: placed-xml: rank 0 needs "), run.err());
-        assertTrue(run.err().contains("RCCL launches at most 64 per GPU (MSCCL_MAX_NUM_THREAD_BLOCKS)"), run.err());
+        assertTrue(run.err().contains("error: placed-xml: rank 0 needs 72 threadblocks; RCCL launches at most 64 per GPU"
+                + " (MSCCL_MAX_NUM_THREAD_BLOCKS), so RCCL would not load it"), run.err());
         assertFalse(run.err().contains("Exception"), run.err());
         assertEquals(1, run.err().lines().filter(l -> l.contains("error:")).count(), run.err());
         assertFalse(Files.exists(out), "no output folder or file on failure");
+    }
+
+    @Test
+    void theCommandLineChoosesAPlacementRcclLaunches(@TempDir Path tmp) throws Exception {
+        Path f = Repo.corpus("msccl-xml").resolve("allreduce_a100_ring_ch24_manul_scratch.xml");
+        Path out = tmp.resolve("out");
+        CliRun run = CliRun.of(f.toString(), "--topo", TOPO, "-o", out.toString(), "--emit", "report,placed-xml");
+        assertEquals(0, run.exit(), run.err());
+        Plan back = PlanLoader.load(out.resolve("placed.xml"), Map.of(), Limits.DEFAULT);
+        for (RankPlan rp : back.rankPlans()) assertTrue(rp.threadblocks().size() <= 64);
     }
 
     @Test

@@ -158,6 +158,14 @@ class PlacedMscclppJsonTest {
     }
 
     @Test
+    void theJavaApiKeepsAnMscclppPlansBytesForThePlacedJson() throws Exception {
+        Path f = Repo.corpus("mscclpp-json").resolve("alltoall_inplace_8.json");
+        CompileResult r = dev.nunac.Nunac.compile(f, java.util.Map.of(), PlacedXmlTest.TOPO,
+                dev.nunac.passes.place.PlacementOptions.defaults());
+        assertPlaced("api", Files.readAllBytes(f), r, PlacedMscclppJson.emit(r));
+    }
+
+    @Test
     void aSmallPlanIsPaddedWhereTheGridIsIdle() throws Exception {
         byte[] bytes = Plans.ONE_SIDED_ALLGATHER.getBytes(StandardCharsets.UTF_8);
         CompileResult r = compile("p.json", bytes);

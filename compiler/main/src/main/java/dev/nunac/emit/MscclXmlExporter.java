@@ -73,7 +73,7 @@ public final class MscclXmlExporter {
         return 1 + Math.max(0, s.deps().size() - 1);
     }
 
-    private static void refuseOneSided(Plan plan) {
+    static void refuseOneSided(Plan plan) {
         Diagnostics d = new Diagnostics();
         for (RankPlan rp : plan.rankPlans()) {
             for (Threadblock t : rp.threadblocks()) {

@@ -31,6 +31,7 @@ public final class PlacedXml {
 
     public static String emit(CompileResult r) {
         refuseWithoutDispatchRule(r, "placed-xml");
+        MscclXmlExporter.refuseOneSided(r.plan());
         RcclLimits.check(r.plan(), "placed-xml"); // what no order can fix is said of the plan itself, without padding
         Plan placed = placed(r.plan(), r.realised());
         RcclLimits.check(placed, "placed-xml");

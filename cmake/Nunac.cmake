@@ -21,7 +21,8 @@
 # by DEPENDS, and nunac itself (NUNAC_DEPENDS).
 #
 # EMIT adds outputs to placement.h and placement.json: json, header, report (report.txt), svg
-# (floorplan.svg), msccl-xml (plan.xml), launch (launch.txt). HEADER_DIR names a variable that
+# (floorplan.svg), msccl-xml (plan.xml), launch (launch.txt), placed-xml (placed.xml), placed-json
+# (placed.json, MSCCL++ plans). HEADER_DIR names a variable that
 # receives the folder of placement.h.
 #
 # NUNAC_COMMAND (cache, a list) is how nunac is run: by default the ./nunac launcher of the
@@ -37,13 +38,15 @@ set(NUNAC_COMMAND "${_nunac_root}/nunac" CACHE STRING "command that runs nunac (
 set(NUNAC_DEPENDS "" CACHE STRING "files whose change reruns every placement (a CMake list; empty: those of NUNAC_COMMAND)")
 
 # Output name -> file, as nunac --emit writes them.
-set(_nunac_emit_ids json header report svg msccl-xml launch)
+set(_nunac_emit_ids json header report svg msccl-xml launch placed-xml placed-json)
 set(_nunac_emit_file_json placement.json)
 set(_nunac_emit_file_header placement.h)
 set(_nunac_emit_file_report report.txt)
 set(_nunac_emit_file_svg floorplan.svg)
 set(_nunac_emit_file_msccl-xml plan.xml)
 set(_nunac_emit_file_launch launch.txt)
+set(_nunac_emit_file_placed-xml placed.xml)
+set(_nunac_emit_file_placed-json placed.json)
 
 # The files that are nunac: NUNAC_DEPENDS, else those NUNAC_COMMAND names.
 function(_nunac_tool_files out)

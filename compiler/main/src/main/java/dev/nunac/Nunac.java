@@ -22,9 +22,17 @@ import java.util.Map;
 public final class Nunac {
     private Nunac() {}
 
-    /** Compiles a plan file (.msccl, .xml, .json) onto a bundled topology name or a spec path. */
+    /**
+     * Compiles a plan file (.msccl, .xml, .json) onto a bundled topology name or a spec path. An
+     * MSCCL++ plan's bytes are kept in the result ({@link CompileResult#source}), which the placed
+     * JSON rewrites.
+     */
     public static CompileResult compile(Path plan, Map<String, String> defines, String topology, PlacementOptions options) {
-        return compile(PlanLoader.load(plan, defines, Limits.DEFAULT), TopologyResolver.resolve(topology), options);
+        Plan p = PlanLoader.load(plan, defines, Limits.DEFAULT);
+        CompileResult r = compile(p, TopologyResolver.resolve(topology), options);
+        if (p.format() != dev.nunac.ir.PlanFormat.MSCCLPP_JSON) return r;
+        // Read again: the placed JSON re-imports these bytes and refuses them if they are no longer the plan compiled.
+        return r.withSource(new dev.nunac.driver.PlanSource(plan.toString(), PlanLoader.readBytes(plan, Limits.DEFAULT), Limits.DEFAULT));
     }
 
     /** Compiles DSL source text. */

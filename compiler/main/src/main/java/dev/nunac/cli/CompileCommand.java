@@ -2,6 +2,7 @@ package dev.nunac.cli;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
+import dev.nunac.driver.PlanLoader;
 import dev.nunac.driver.Tuning;
 import dev.nunac.emit.EmitSettings;
 import dev.nunac.emit.Emission;
@@ -65,9 +66,13 @@ final class CompileCommand implements Command {
     @Override
     public int run(CommandLine cl, Io io) {
         Path planPath = CommonOptions.onePlan(cl, NAME);
-        PlacementOptions opts = CommonOptions.placementOptions(cl);
         Set<Output> emit = emits(cl.getOptionValue("emit"));
         EmitSettings settings = settings(cl.getOptionValue("header-prefix"));
+        PlacementOptions opts = CommonOptions.placementOptions(cl);
+        if (emit.contains(Output.PLACED_XML)) {
+            // A placed XML that RCCL refuses helps no one: choose among placements whose grid RCCL launches.
+            opts = opts.withMaxBlocks(dev.nunac.emit.RcclLimits.MAX_THREADBLOCKS_PER_GPU);
+        }
         String dumpAfter = cl.getOptionValue("dump-after");
         if (dumpAfter != null && !Driver.PIPELINE.names().contains(dumpAfter)) {
             throw new UsageException(NAME, "--dump-after: unknown pass '" + dumpAfter + "' (passes: "
@@ -76,6 +81,10 @@ final class CompileCommand implements Command {
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
+        if (emit.contains(Output.PLACED_JSON) && plan.format() != dev.nunac.ir.PlanFormat.MSCCLPP_JSON) {
+            throw new UsageException(NAME, "--emit placed-json: " + planPath + " is not an MSCCL++ execution plan (.json);"
+                    + " placed-xml writes MSCCL-IR plans");
+        }
         String[] tune = cl.getOptionValues("tune");
         CompileResult r;
         if (tune != null) {
@@ -84,6 +93,11 @@ final class CompileCommand implements Command {
             io.out().println(r.tuning());
         } else {
             r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter, (pass, text) -> io.out().print(text));
+        }
+        if (emit.contains(Output.PLACED_JSON)) {
+            // The placed JSON rewrites the file itself, keeping every member the executor reads.
+            var limits = CommonOptions.limits(cl);
+            r = r.withSource(new dev.nunac.driver.PlanSource(planPath.toString(), PlanLoader.readBytes(planPath, limits), limits));
         }
         long tPlaced = System.nanoTime();
         OutputFiles out = new OutputFiles();

@@ -15,20 +15,32 @@ import dev.nunac.topology.Topology;
  * every candidate the placement search estimated, the chosen placement and the UA baseline;
  * {@code tuning}, when --tune chose this compile among others, what it tried (else null).
  * {@code nanosByPass} is the wall time of each pass (never part of an output file, so outputs
- * stay deterministic).
+ * stay deterministic). {@code source}, when the caller kept it, is the plan file as read (else
+ * null): outputs that rewrite the file rather than export the IR need it.
  */
 public record CompileResult(Plan plan, Topology topology, PlacementOptions options, Accesses accesses,
                             LogicalGroups groups, SearchResult search, Realised realised,
-                            java.util.Map<String, Long> nanosByPass, String tuning) {
+                            java.util.Map<String, Long> nanosByPass, String tuning, PlanSource source) {
+    /** A result without the plan file. */
+    public CompileResult(Plan plan, Topology topology, PlacementOptions options, Accesses accesses, LogicalGroups groups,
+                         SearchResult search, Realised realised, java.util.Map<String, Long> nanosByPass, String tuning) {
+        this(plan, topology, options, accesses, groups, search, realised, nanosByPass, tuning, null);
+    }
+
     /** A result that no --tune chose. */
     public CompileResult(Plan plan, Topology topology, PlacementOptions options, Accesses accesses, LogicalGroups groups,
                          SearchResult search, Realised realised, java.util.Map<String, Long> nanosByPass) {
-        this(plan, topology, options, accesses, groups, search, realised, nanosByPass, null);
+        this(plan, topology, options, accesses, groups, search, realised, nanosByPass, null, null);
     }
 
     /** The same result, chosen by --tune among others: {@code summary} says how. */
     public CompileResult withTuning(String summary) {
-        return new CompileResult(plan, topology, options, accesses, groups, search, realised, nanosByPass, summary);
+        return new CompileResult(plan, topology, options, accesses, groups, search, realised, nanosByPass, summary, source);
+    }
+
+    /** The same result, with the plan file it was compiled from. */
+    public CompileResult withSource(PlanSource s) {
+        return new CompileResult(plan, topology, options, accesses, groups, search, realised, nanosByPass, tuning, s);
     }
 
     /** The chosen placement. */

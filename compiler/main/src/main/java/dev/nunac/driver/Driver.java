@@ -58,7 +58,7 @@ public final class Driver {
     /** The compilation as if the search had come to {@code search}: its chosen placement realised. */
     public static CompileResult with(CompileResult r, SearchResult search, PlacementOptions options) {
         return new CompileResult(r.plan(), r.topology(), options, r.accesses(), r.groups(), search,
-                Realisation.realise(r.plan(), search.chosen().placement(), r.topology()), r.nanosByPass());
+                Realisation.realise(r.plan(), search.chosen().placement(), r.topology()), r.nanosByPass(), null, r.source());
     }
 
     /**

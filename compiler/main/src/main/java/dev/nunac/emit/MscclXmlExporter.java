@@ -36,16 +36,13 @@ public final class MscclXmlExporter {
         refuseOneSided(plan);
         StringBuilder sb = new StringBuilder(256 + plan.stepCount() * 120);
         Map<String, String> a = plan.attributes();
-        int maxChan = -1;
-        for (RankPlan rp : plan.rankPlans()) for (Threadblock t : rp.threadblocks()) maxChan = Math.max(maxChan, t.channel());
-        int nchannels = Math.max(maxChan + 1, intAttr(a, "nchannels", 1));
         sb.append("<algo");
         attr(sb, "name", plan.name());
         attr(sb, "proto", plan.protocol().id());
-        attr(sb, "nchannels", nchannels);
+        attr(sb, "nchannels", nchannels(plan));
         attr(sb, "nchunksperloop", a.containsKey("nchunksperloop") ? a.get("nchunksperloop") : String.valueOf(chunksPerLoop(plan)));
         attr(sb, "ngpus", plan.ranks());
-        attr(sb, "coll", plan.collective() == Collective.CUSTOM ? a.getOrDefault("coll", "custom") : plan.collective().id());
+        attr(sb, "coll", coll(plan));
         attr(sb, "inplace", plan.inplace() ? 1 : 0);
         attr(sb, "outofplace", a.getOrDefault("outofplace", plan.inplace() ? "0" : "1"));
         attr(sb, "minBytes", a.getOrDefault("minBytes", "0"));
@@ -59,7 +56,24 @@ public final class MscclXmlExporter {
         return sb.toString();
     }
 
-    private static void refuseOneSided(Plan plan) {
+    /** The {@code nchannels} written: the plan's own value, raised to cover every threadblock's channel. */
+    static int nchannels(Plan plan) {
+        int maxChan = -1;
+        for (RankPlan rp : plan.rankPlans()) for (Threadblock t : rp.threadblocks()) maxChan = Math.max(maxChan, t.channel());
+        return Math.max(maxChan + 1, intAttr(plan.attributes(), "nchannels", 1));
+    }
+
+    /** The {@code coll} written: the collective's name, or for a custom plan the name it was imported with. */
+    static String coll(Plan plan) {
+        return plan.collective() == Collective.CUSTOM ? plan.attributes().getOrDefault("coll", "custom") : plan.collective().id();
+    }
+
+    /** The {@code <step>} elements a step becomes: a {@code nop} for each dependency past the first, then itself. */
+    static int stepsWritten(Step s) {
+        return 1 + Math.max(0, s.deps().size() - 1);
+    }
+
+    static void refuseOneSided(Plan plan) {
         Diagnostics d = new Diagnostics();
         for (RankPlan rp : plan.rankPlans()) {
             for (Threadblock t : rp.threadblocks()) {
@@ -102,8 +116,8 @@ public final class MscclXmlExporter {
         for (Threadblock t : rp.threadblocks()) {
             int next = 0;
             for (Step s : t.steps()) {
-                next += Math.max(0, s.deps().size() - 1);
-                index.put(new Dep(t.id(), s.index()), next++);
+                next += stepsWritten(s);
+                index.put(new Dep(t.id(), s.index()), next - 1);
             }
         }
         for (Threadblock t : rp.threadblocks()) {

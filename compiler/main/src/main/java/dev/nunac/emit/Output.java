@@ -19,6 +19,13 @@ public enum Output {
     SVG("svg", "floorplan.svg", false, Floorplan::render),
     /** The plan as MSCCL-IR XML; plans with one-sided steps have none (an error). */
     MSCCL_XML("msccl-xml", "plan.xml", false, r -> MscclXmlExporter.export(r.plan())),
+    /**
+     * The plan as MSCCL-IR XML with threadblock ids in launch order, so that stock RCCL realises
+     * the XCD placement (see {@link PlacedXml}).
+     */
+    PLACED_XML("placed-xml", "placed.xml", false, PlacedXml::emit),
+    /** An MSCCL++ execution plan with threadblocks in launch order (see {@link PlacedMscclppJson}). */
+    PLACED_JSON("placed-json", "placed.json", false, PlacedMscclppJson::emit),
     /** The launch table the runtime shim executes. */
     LAUNCH("launch", "launch.txt", false, LaunchTable::emit);
 

@@ -28,12 +28,15 @@ public final class Report {
             return String.format(Locale.ROOT, "warning: %s is estimated slower than UA (%.2fx); it is what --policy asked for",
                     s.chosen().candidate().id(), s.speedup());
         }
+        // Under a bound on the launch grid (placed-xml) the search chose among the placements that fit it.
+        String which = r.options().maxBlocks() > 0 ? "placement whose launch grid fits " + r.options().maxBlocks()
+                + " blocks per rank" : "placement";
         if (s.marginal() && s.chosen().candidate().policy() != Policy.UA) {
-            return String.format(Locale.ROOT, "note: no placement beats UA by %.0f %% or more here (the best, %s, is %.3fx UA);"
-                    + " emitting it anyway", 100 * (SearchResult.WORTHWHILE - 1), s.chosen().candidate().id(), s.speedup());
+            return String.format(Locale.ROOT, "note: no %s beats UA by %.0f %% or more here (the best, %s, is %.3fx UA);"
+                    + " emitting it anyway", which, 100 * (SearchResult.WORTHWHILE - 1), s.chosen().candidate().id(), s.speedup());
         }
         if (s.marginal()) {
-            return String.format(Locale.ROOT, "note: no placement beats UA by %.0f %% or more here; emitting UA's",
+            return String.format(Locale.ROOT, "note: no %s beats UA by %.0f %% or more here; emitting UA's", which,
                     100 * (SearchResult.WORTHWHILE - 1));
         }
         return null;

@@ -19,11 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (language, country, {@code LANG}, {@code LC_ALL}) and time zones.
  */
 class DeterminismTest {
-    static final List<String> OUTPUTS = List.of("placement.json", "placement.h", "report.txt", "plan.xml");
+    static final List<String> OUTPUTS = List.of("placement.json", "placement.h", "report.txt", "plan.xml", "placed.xml");
 
     static List<String> args(Path out) {
         return List.of(TestPaths.examples().resolve("allreduce-ring.msccl").toString(), "--topo", "nuna-4die", "-D", "ranks=4",
-                "--size", "100KB", "-o", out.toString(), "--emit", "json,header,report,msccl-xml");
+                "--size", "100KB", "-o", out.toString(), "--emit", "json,header,report,msccl-xml,placed-xml");
     }
 
     /** Runs {@code nunac} in a new JVM with the given locale, time zone and environment. */

@@ -41,6 +41,19 @@ class CmakeConsumerTest {
         return out;
     }
 
+    /** The module maps EMIT names to files by a table of its own; it must name every output nunac has. */
+    @Test
+    void theModulesOutputTableIsNunacs() throws Exception {
+        String module = Files.readString(Repo.root().resolve("cmake/Nunac.cmake"));
+        for (dev.nunac.emit.Output o : dev.nunac.emit.Output.values()) {
+            assertTrue(module.contains("set(_nunac_emit_file_" + o.id + " " + o.file + ")"), o.id + " -> " + o.file + " missing");
+        }
+        var ids = java.util.regex.Pattern.compile("set\\(_nunac_emit_ids ([^)]*)\\)").matcher(module);
+        assertTrue(ids.find());
+        assertEquals(java.util.Arrays.stream(dev.nunac.emit.Output.values()).map(o -> o.id).sorted().toList(),
+                java.util.Arrays.stream(ids.group(1).trim().split("\\s+")).sorted().toList());
+    }
+
     @Test
     void consumerBuildsAgainstTheGeneratedHeader(@TempDir Path build) throws Exception {
         assumeTrue(onPath("cmake"), "cmake not on PATH: CMake consumer test skipped");

@@ -17,7 +17,7 @@ import java.util.Set;
  * assumption, for a library that stages the data in buffers it lays out itself; by default the
  * caller's input and output keep their layout and only scratch buffers are nunac's to lay out.
  */
-public record PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, boolean repack, long maxPages) {
+public record PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, boolean repack, long maxPages, int maxBlocks) {
     public static final Key<PlacementOptions> KEY = Key.of("placement-options", PlacementOptions.class);
     public static final int NAR_AUTO = 0;
     public static final int NAR_DEFAULT = NAR_AUTO;
@@ -30,6 +30,11 @@ public record PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, bo
     public PlacementOptions {
         if (policies.isEmpty()) throw new IllegalArgumentException("no policy to choose from");
         policies = Collections.unmodifiableSet(EnumSet.copyOf(policies));
+    }
+
+    /** No bound on the launch grid. */
+    public PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, boolean repack, long maxPages) {
+        this(policies, nar, sizeBytes, repack, maxPages, 0);
     }
 
     public PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, boolean repack) {
@@ -60,19 +65,28 @@ public record PlacementOptions(Set<Policy> policies, int nar, long sizeBytes, bo
     }
 
     public PlacementOptions withSize(long bytes) {
-        return new PlacementOptions(policies, nar, bytes, repack, maxPages);
+        return new PlacementOptions(policies, nar, bytes, repack, maxPages, maxBlocks);
     }
 
     public PlacementOptions withPolicies(Set<Policy> ps) {
-        return new PlacementOptions(ps, nar, sizeBytes, repack, maxPages);
+        return new PlacementOptions(ps, nar, sizeBytes, repack, maxPages, maxBlocks);
     }
 
     public PlacementOptions withRepack(boolean r) {
-        return new PlacementOptions(policies, nar, sizeBytes, r, maxPages);
+        return new PlacementOptions(policies, nar, sizeBytes, r, maxPages, maxBlocks);
+    }
+
+    /**
+     * The most blocks a rank's launch grid may have, padding included (0: no bound): the search
+     * chooses only placements whose realised grid fits, unless none does. A stock library that
+     * launches the plan's threadblocks in grid order caps them (RCCL's MSCCL executor: 64).
+     */
+    public PlacementOptions withMaxBlocks(int blocks) {
+        return new PlacementOptions(policies, nar, sizeBytes, repack, maxPages, blocks);
     }
 
     /** The most pages a placement may map ({@code --limit pages}); the search refuses a larger plan and size. */
     public PlacementOptions withMaxPages(long pages) {
-        return new PlacementOptions(policies, nar, sizeBytes, repack, pages);
+        return new PlacementOptions(policies, nar, sizeBytes, repack, pages, maxBlocks);
     }
 }

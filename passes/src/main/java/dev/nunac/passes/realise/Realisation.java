@@ -62,6 +62,19 @@ public final class Realisation extends BasePass {
         return new Realised(dispatch.rule().label(), words, List.copyOf(ranks));
     }
 
+    /** The most blocks any rank's launch grid needs for placement {@code pl}, padding included. */
+    public static int widestGrid(Plan plan, Placement pl, Topology topo) {
+        int widest = 0;
+        int base = 0;
+        for (int r = 0; r < plan.ranks(); r++) {
+            int ntb = plan.rank(r).threadblocks().size();
+            int[] cuOf = java.util.Arrays.copyOfRange(pl.cuOfTb(), base, base + ntb);
+            base += ntb;
+            widest = Math.max(widest, gridOrder(topo, topo.dispatch(), cuOf, new int[ntb]).length);
+        }
+        return widest;
+    }
+
     static int[] gridOrder(Topology topo, Dispatch dispatch, int[] cuOf, int[] slotOf) {
         int ntb = cuOf.length;
         if (dispatch.rule() == Dispatch.Rule.ANY || dispatch.dies().isEmpty()) {

@@ -21,6 +21,7 @@ import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Placer;
 import dev.nunac.passes.place.Policy;
 import dev.nunac.passes.place.TopologyInput;
+import dev.nunac.passes.realise.Realisation;
 import dev.nunac.topology.ScaleUpModel;
 import dev.nunac.topology.Topology;
 import java.util.ArrayList;
@@ -138,15 +139,16 @@ public final class PlacementSearch extends BasePass {
         Set<Policy> choosable = opt.policies();
         Scored bestBalanced = null;
         for (Scored s : all) {
-            if (s.candidate().policy().balanced && choosable(s, opt) && s.candidate().granularity() > 1
+            if (s.candidate().policy().balanced && choosable(s, opt, Set.of()) && s.candidate().granularity() > 1
                     && (bestBalanced == null || s.analyticNs() < bestBalanced.analyticNs())) bestBalanced = s;
         }
         if (bestBalanced != null && settings.refineRounds() > 0 && !reduced) {
             Scored refined = Refinement.refine(in, balanced, placed(in, groupsOf, bestBalanced), analytic, settings.refineRounds());
             if (refined != null) all.add(refined);
         }
+        Set<Candidate> tooWide = tooWide(in, groupsOf, all, opt);
         Scored baseline = all.get(0);
-        List<Scored> shortlist = shortlist(all, baseline, opt, settings.maxSimulated());
+        List<Scored> shortlist = shortlist(all, baseline, opt, tooWide, settings.maxSimulated());
         long budget = settings.simulationBudget();
         List<Scored> timed = new ArrayList<>();
         // UA and the analytic best first: without both there is nothing to compare by simulation
@@ -169,12 +171,12 @@ public final class PlacementSearch extends BasePass {
         }
         Scored chosen = null;
         for (Scored s : all) {
-            if (!choosable(s, opt) || (simulate && !s.wasSimulated())) continue;
+            if (!choosable(s, opt, tooWide) || (simulate && !s.wasSimulated())) continue;
             if (chosen == null || s.ns(simulate) < chosen.ns(simulate) * (1 - 1e-9)) chosen = s;
         }
         IdealBound.Bound ideal = IdealBound.of(in);
         boolean untrusted = false;
-        if (!simulate && chosen != null && chosen != baseline && choosable(baseline, opt)) {
+        if (!simulate && chosen != null && chosen != baseline && choosable(baseline, opt, tooWide)) {
             if (chosen.analyticNs() * ANALYTIC_MARGIN > baseline.analyticNs()) {
                 chosen = baseline; // within the analytic estimate's error of UA: keep UA
             } else if (chosen.analyticNs() > TRUSTED_OF_IDEAL * ideal.ns()) {
@@ -191,8 +193,11 @@ public final class PlacementSearch extends BasePass {
         List<Scored> kept = new ArrayList<>();
         for (Scored s : all) kept.add(s == chosen || s == baseline ? s : s.withoutPlacement());
         String reason = reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), settings)
+                + (tooWide.isEmpty() ? "" : String.format(Locale.ROOT, "; %d of them %s not chosen: %s launch grid would exceed %d"
+                        + " blocks on a rank", tooWide.size(), tooWide.size() == 1 ? "was" : "were", tooWide.size() == 1 ? "its" : "their",
+                        opt.maxBlocks()))
                 + (untrusted ? String.format(Locale.ROOT, "; its best is %.1f times the ideal bound, where it is not trusted to rank placements"
-                        + " against UA, so UA is kept", all.stream().filter(x -> choosable(x, opt)).mapToDouble(Scored::analyticNs).min().orElse(0)
+                        + " against UA, so UA is kept", all.stream().filter(x -> choosable(x, opt, tooWide)).mapToDouble(Scored::analyticNs).min().orElse(0)
                         / ideal.ns()) : "");
         return new SearchResult(chosen, baseline, kept, simulate, ideal, opt.searches(), reason);
     }
@@ -215,9 +220,25 @@ public final class PlacementSearch extends BasePass {
         return n;
     }
 
-    /** Whether the search may choose a candidate: its policy was asked for. */
-    static boolean choosable(Scored s, PlacementOptions opt) {
-        return opt.policies().contains(s.candidate().policy());
+    /** Whether the search may choose a candidate: its policy was asked for and its grid is not too wide. */
+    static boolean choosable(Scored s, PlacementOptions opt, Set<Candidate> tooWide) {
+        return opt.policies().contains(s.candidate().policy()) && !tooWide.contains(s.candidate());
+    }
+
+    /**
+     * The candidates whose realised launch grid is wider than {@code opt.maxBlocks()} on some
+     * rank; none when there is no bound, or when no candidate the options allow fits (then the
+     * bound cannot be met, and whatever must launch the grid says so).
+     */
+    static Set<Candidate> tooWide(PlacementInput in, LogicalGroups[] groupsOf, List<Scored> all, PlacementOptions opt) {
+        if (opt.maxBlocks() <= 0) return Set.of();
+        Set<Candidate> out = new HashSet<>();
+        for (Scored s : all) {
+            Placement p = placed(in, groupsOf, s).placement();
+            if (Realisation.widestGrid(in.plan(), p, in.topology()) > opt.maxBlocks()) out.add(s.candidate());
+        }
+        boolean anyFits = all.stream().anyMatch(s -> choosable(s, opt, out));
+        return anyFits ? Set.copyOf(out) : Set.of();
     }
 
     /**
@@ -225,9 +246,9 @@ public final class PlacementSearch extends BasePass {
      * each requested policy (by their estimates), the refined candidate, then the rest by analytic
      * estimate.
      */
-    static List<Scored> shortlist(List<Scored> all, Scored baseline, PlacementOptions opt, int max) {
+    static List<Scored> shortlist(List<Scored> all, Scored baseline, PlacementOptions opt, Set<Candidate> tooWide, int max) {
         List<Scored> ranked = new ArrayList<>();
-        for (Scored s : all) if (choosable(s, opt)) ranked.add(s);
+        for (Scored s : all) if (choosable(s, opt, tooWide)) ranked.add(s);
         ranked.sort(Comparator.comparingDouble(Scored::analyticNs)); // stable: ties keep generation order
         LinkedHashSet<Scored> out = new LinkedHashSet<>();
         out.add(baseline);

@@ -100,7 +100,8 @@ class CompileCommandTest {
         assertEquals(2, CliRun.of(example("allgather-direct")).exit(), "missing --topo");
         CliRun nar = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "--nar", "5", "-o", tmp.toString());
         assertEquals(2, nar.exit());
-        assertEquals("nunac: error: --nar 5: topology nuna-4die supports granularities 1, 2, 4, 6, 12\n", nar.err());
+        assertEquals("nunac: error: --nar 5: topology nuna-4die supports granularities 1, 2, 4, 6, 12\n"
+                + "Try 'nunac help compile'.\n", nar.err());
         assertEquals(2, CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "--policy", "x").exit());
         assertEquals(2, CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "--size", "1XB").exit());
         assertEquals(2, CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "--emit", "pdf").exit());

@@ -129,7 +129,7 @@ class CompileCommandTest {
     @Test
     void outputsThatNeedNoBaselineRenderAlone() throws Exception {
         Path out = tmp.resolve("h");
-        CliRun r = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "-D", "ranks=8", "--emit", "header,svg",
+        CliRun r = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "-D", "ranks=8", "--only", "header,svg",
                 "-o", out.toString(), "--timings");
         assertEquals(0, r.exit(), r.err());
         try (var s = Files.list(out)) {

@@ -61,9 +61,10 @@ final class CompareCommand implements Command {
         Path planPath = CommonOptions.onePlan(cl, NAME);
         String sz = cl.getOptionValue("sizes");
         if (sz == null) throw new UsageException(NAME, "missing --sizes LIST, e.g. --sizes 100KB,1MB,10MB");
-        List<Long> sizes = new ArrayList<>();
-        for (String s : sz.split(",")) if (!s.isBlank()) sizes.add(Sizes.parse(s));
+        java.util.Map<Long, String> labels = Sizes.parseList(sz, "--sizes");
+        List<Long> sizes = new ArrayList<>(labels.keySet());
         if (sizes.isEmpty()) throw new UsageException(NAME, "--sizes: no sizes given");
+        java.util.function.Function<Long, String> label = b -> labels.getOrDefault(b, Sizes.format(b));
         List<Policy> policies = new ArrayList<>(Arrays.asList(Policy.values()));
         String ps = cl.getOptionValue("policies");
         if (ps != null) policies = new ArrayList<>(CommonOptions.policies(ps, "--policies"));
@@ -81,7 +82,7 @@ final class CompareCommand implements Command {
             io.out().printf(java.util.Locale.ROOT, "%s on %s, %d ranks, %d threadblocks: estimated completion time, speedup over ua,"
                     + " NAR granularity (auto: the default search over every policy)%n", plan.name(), topo.name(), plan.ranks(),
                     plan.threadblockCount());
-            io.out().print(PolicyComparison.table(cells, rows, sizes, Sizes::format));
+            io.out().print(PolicyComparison.table(cells, rows, sizes, label::apply));
         }
         if (cl.hasOption("plot") || cl.hasOption("svg")) {
             OutputFiles out = new OutputFiles();
@@ -89,8 +90,8 @@ final class CompareCommand implements Command {
             SearchResult first = compiled.search();
             List<CompileResult> both = List.of(Driver.with(compiled, first.choosing(first.baseline()), compiled.options()), compiled);
             if (cl.hasOption("plot")) {
-                out.add("speedup.svg", speedupPlot(plan, topo, cells, rows, sizes));
-                out.add("store-latency.svg", latencyPlot(plan, topo, sizes.get(0), both));
+                out.add("speedup.svg", speedupPlot(plan, topo, cells, rows, sizes, label));
+                out.add("store-latency.svg", latencyPlot(plan, topo, label.apply(sizes.get(0)), both));
             }
             if (cl.hasOption("svg")) {
                 List<java.util.Map<String, Double>> util = new ArrayList<>();
@@ -103,8 +104,9 @@ final class CompareCommand implements Command {
         return 0;
     }
 
-    static String speedupPlot(Plan plan, Topology topo, List<PolicyComparison.Cell> cells, List<String> rows, List<Long> sizes) {
-        List<String> xs = sizes.stream().map(Sizes::format).toList();
+    static String speedupPlot(Plan plan, Topology topo, List<PolicyComparison.Cell> cells, List<String> rows, List<Long> sizes,
+                              java.util.function.Function<Long, String> label) {
+        List<String> xs = sizes.stream().map(label).toList();
         List<Plots.Series> series = new ArrayList<>();
         for (String row : rows) {
             double[] y = new double[sizes.size()];
@@ -119,7 +121,7 @@ final class CompareCommand implements Command {
     }
 
     /** Store-latency histograms of the given compilations (UA and the search's choice). */
-    static String latencyPlot(Plan plan, Topology topo, long size, List<CompileResult> results) {
+    static String latencyPlot(Plan plan, Topology topo, String size, List<CompileResult> results) {
         List<Plots.Histogram> hs = new ArrayList<>();
         for (CompileResult r : results) {
             double[][] bins = Driver.simulate(r, SimConfig.defaults()).histogram().coarse(20);
@@ -128,7 +130,7 @@ final class CompareCommand implements Command {
             for (int i = 0; i < bins.length; i++) counts[i] = Math.round(bins[i][1]);
             hs.add(new Plots.Histogram(r.search().chosen().candidate().id(), bins[0][0], 20, counts));
         }
-        return Plots.histogram(plan.name() + " on " + topo.name() + ", " + Sizes.format(size) + ": one-way store latency",
+        return Plots.histogram(plan.name() + " on " + topo.name() + ", " + size + ": one-way store latency",
                 "latency (ns)", hs);
     }
 

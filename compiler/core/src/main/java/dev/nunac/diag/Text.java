@@ -80,6 +80,29 @@ public final class Text {
         return out.substring(0, cut) + "...";
     }
 
+    /** A token (no white space) longer than this in a printed message is input echoed back, not a path or a name. */
+    static final int LONGEST_TOKEN = 1000;
+    private static final java.util.regex.Pattern LONG_TOKEN = java.util.regex.Pattern.compile("\\S{" + (LONGEST_TOKEN + 1) + ",}");
+
+    /**
+     * One printed line of a message, whatever text it echoes: control characters escaped, so no
+     * input can forge a line or steer the terminal, and a token past {@link #LONGEST_TOKEN}
+     * characters cut short with its length. The last guard where messages reach stderr.
+     */
+    public static String line(String m) {
+        String out = escape(m);
+        java.util.regex.Matcher t = LONG_TOKEN.matcher(out);
+        if (!t.find()) return out;
+        StringBuilder b = new StringBuilder();
+        do {
+            String tok = t.group();
+            int keep = Character.isHighSurrogate(tok.charAt(SHOWN - 4)) ? SHOWN - 4 : SHOWN - 3;
+            t.appendReplacement(b, java.util.regex.Matcher.quoteReplacement(tok.substring(0, keep) + "... (" + tok.length() + " characters)"));
+        } while (t.find());
+        t.appendTail(b);
+        return b.toString();
+    }
+
     /** Control characters as {@code \n}, {@code \r}, {@code \t} or {@code \u001B}; everything else as it is. */
     public static String escape(String s) {
         if (firstControl(s) < 0) return s;

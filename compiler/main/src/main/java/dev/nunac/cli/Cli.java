@@ -2,6 +2,7 @@ package dev.nunac.cli;
 
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostic;
+import dev.nunac.diag.Text;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -56,11 +57,11 @@ public final class Cli {
             return dispatch(args);
         } catch (UsageException e) {
             String command = e.command != null ? e.command : current;
-            io.err().println("nunac" + (command == null ? "" : " " + command) + ": " + e.getMessage());
+            io.err().println(Text.line("nunac" + (command == null ? "" : " " + command) + ": " + e.getMessage()));
             tryHelp(command);
             return USAGE;
         } catch (CompileException e) {
-            for (Diagnostic d : e.diagnostics()) io.err().println(d.format());
+            for (Diagnostic d : e.diagnostics()) io.err().println(Text.line(d.format()));
             if (e.dropped() > 0) io.err().println("nunac: " + e.dropped() + " more errors not shown");
             // A usage error found past the option parser (a bad -D, --tune, --topo) ends like any other (errors.md).
             if (e.kind() == dev.nunac.diag.ErrorKind.USAGE) tryHelp(current);

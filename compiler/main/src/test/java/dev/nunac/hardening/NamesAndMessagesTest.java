@@ -70,6 +70,25 @@ class NamesAndMessagesTest {
                 + " text", check(d));
     }
 
+    /** Text from the command line or a topology spec reaches stderr escaped and cut, whatever path echoes it. */
+    @Test
+    void commandLineTextCannotForgeALineOrFloodTheTerminal() throws Exception {
+        Path plan = TestPaths.examples().resolve("allgather-direct.msccl");
+        for (String[] args : List.of(new String[] {plan.toString(), "--topo", "nuna-4die", "--policy", "ua\nFORGED: error: x"},
+                new String[] {plan.toString(), "--topo", "nuna-4die", "--emit", "svg\u001B[2J"},
+                new String[] {"check", plan.toString(), "--limit", "steps=" + "1".repeat(100_000)},
+                new String[] {plan.toString(), "--topo", "nuna-4die", "--size", "9".repeat(100_000) + "XB"},
+                new String[] {"frobnicate\rFORGED"})) {
+            CliRun r = DocumentedErrorsTest.run(args);
+            assertEquals(2, r.exit(), r.err());
+            String[] lines = r.err().split("\n");
+            assertEquals(2, lines.length, r.err());
+            assertTrue(lines[1].startsWith("Try 'nunac help"), r.err());
+            assertTrue(lines[0].chars().noneMatch(c -> c < 0x20), r.err());
+            assertTrue(lines[0].length() < 400, () -> r.err().substring(0, 200));
+        }
+    }
+
     @Test
     void anEscapedBackslashBeforeAnNIsNotANewline() throws Exception {
         // "a\\nb" is a, a backslash, n, b: printable, and so a valid name

@@ -45,6 +45,19 @@ class RangeChecksTest {
         assertEquals(1, r.exit());
     }
 
+    /** The least int is the importer's mark for "already reported": as a value it is refused, never passed on. */
+    @Test
+    void theLeastIntIsOutOfRange() throws Exception {
+        for (String attr : new String[] {"o_chunks=\"2\"", "i_chunks=\"1\"", "s_chunks=\"0\"", "nchunksperloop=\"2\"", "ngpus=\"2\""}) {
+            String name = attr.substring(0, attr.indexOf('='));
+            CliRun r = check(name + ".xml", xml().replace(attr, name + "=\"" + Integer.MIN_VALUE + "\""));
+            assertEquals(1, r.exit(), r.err());
+            org.junit.jupiter.api.Assertions.assertTrue(r.err().contains("attribute '" + name + "' of <")
+                    && r.err().contains("> is out of range, found -2147483648"), r.err());
+            org.junit.jupiter.api.Assertions.assertFalse(r.err().contains("Exception"), r.err());
+        }
+    }
+
     @Test
     void bufferSizesPastTheChunkLimit() throws Exception {
         expect("o.xml:1:1: error: the plan's buffers hold 4294967294 chunks on its 2 ranks; the limit is 4194304 (raise it with"

@@ -73,7 +73,13 @@ final class Attrs {
         try {
             // ASCII digits only: parseInt would read other scripts' digits too
             if (!Text.isAsciiInteger(v.strip())) throw new NumberFormatException();
-            return Integer.parseInt(v.strip());
+            int n = Integer.parseInt(v.strip());
+            // The least int stands for "already reported" (BAD), so it cannot be a value as well.
+            if (n == BAD) {
+                d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> is out of range, found " + n);
+                return BAD;
+            }
+            return n;
         } catch (NumberFormatException x) {
             d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> must be an integer, found '" + Text.shown(v) + "'");
             return BAD;

@@ -37,7 +37,7 @@ get_filename_component(_nunac_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(NUNAC_COMMAND "${_nunac_root}/nunac" CACHE STRING "command that runs nunac (a CMake list)")
 set(NUNAC_DEPENDS "" CACHE STRING "files whose change reruns every placement (a CMake list; empty: those of NUNAC_COMMAND)")
 
-# Output name -> file, as nunac --emit writes them.
+# Output name -> file, as nunac --emit and --only write them.
 set(_nunac_emit_ids json header report svg msccl-xml launch placed-xml placed-json)
 set(_nunac_emit_file_json placement.json)
 set(_nunac_emit_file_header placement.h)
@@ -149,7 +149,8 @@ function(nunac_add_placement)
   endforeach()
   string(REPLACE ";" "," emit_arg "${emit}")
 
-  set(args "${plan}" --topo "${topo}" -o "${out}" --emit "${emit_arg}")
+  # --only: exactly the outputs declared below, so that none is written that the build does not know of.
+  set(args "${plan}" --topo "${topo}" -o "${out}" --only "${emit_arg}")
   if(DEFINED NA_TOPO_OVERRIDE)
     get_filename_component(override "${NA_TOPO_OVERRIDE}" ABSOLUTE)
     list(APPEND args --topo-override "${override}")

@@ -579,7 +579,7 @@ final class SpecReader {
 
     private ScaleUp readScaleUp(Obj o, int planes, Quantity portBw) {
         String model = o.choice("model", true, List.of("clos", "direct"));
-        prov(o);
+        Provenance peersBasis = prov(o);
         if (model == null) return null;
         if (planes == 0 && !d.hasErrors()) d.error(o.pos(), o.path + ": there are no scale-up ports (io groups of kind 'scale-up')");
         if (model.equals("clos")) {
@@ -634,7 +634,7 @@ final class SpecReader {
             o.error("peers", "expected \"offset\" or a table (one row per GPU, one peer per scale-up port), found " + Obj.describe(peers));
             return null;
         }
-        return new ScaleUp(ScaleUpModel.DIRECT, gpus, table, portBw);
+        return new ScaleUp(ScaleUpModel.DIRECT, gpus, table, portBw, peersBasis);
     }
 
     private ScaleOut readScaleOut(Obj o) {

@@ -85,6 +85,9 @@ public final class TopologyPrinter {
         Map<String, Quantity> qs = quantities(t);
         Map<Basis, List<String>> by = new TreeMap<>();
         for (var e : qs.entrySet()) by.computeIfAbsent(e.getValue().basis(), x -> new ArrayList<>()).add(e.getKey());
+        // The peer map is no number, but it is as much measured or assumed as one (topology.md).
+        Provenance peers = t.scaleUp().peersProvenance();
+        if (peers != null) by.computeIfAbsent(peers.basis(), x -> new ArrayList<>()).add("scaleUp.peers");
         List<String> counts = new ArrayList<>();
         for (var e : by.entrySet()) counts.add(e.getValue().size() + " " + e.getKey().label());
         line(b, "provenance: %s", String.join(", ", counts));

@@ -28,6 +28,8 @@ public final class Cli {
 
     private final Io io;
     private final Map<String, Command> commands = new LinkedHashMap<>();
+    /** The command being run, once dispatch has found it: its help is what a usage error points to. */
+    private String current;
 
     public Cli(Io io) {
         this.io = io;
@@ -53,12 +55,15 @@ public final class Cli {
         try {
             return dispatch(args);
         } catch (UsageException e) {
-            io.err().println("nunac" + (e.command == null ? "" : " " + e.command) + ": " + e.getMessage());
-            io.err().println("Try 'nunac help" + (e.command == null ? "" : " " + e.command) + "'.");
+            String command = e.command != null ? e.command : current;
+            io.err().println("nunac" + (command == null ? "" : " " + command) + ": " + e.getMessage());
+            tryHelp(command);
             return USAGE;
         } catch (CompileException e) {
             for (Diagnostic d : e.diagnostics()) io.err().println(d.format());
             if (e.dropped() > 0) io.err().println("nunac: " + e.dropped() + " more errors not shown");
+            // A usage error found past the option parser (a bad -D, --tune, --topo) ends like any other (errors.md).
+            if (e.kind() == dev.nunac.diag.ErrorKind.USAGE) tryHelp(current);
             return e.kind().exitCode;
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             io.err().println("nunac: internal error: " + e + ". This is a bug in nunac; please report it with the"
@@ -70,6 +75,10 @@ public final class Cli {
             }
             return INTERNAL;
         }
+    }
+
+    private void tryHelp(String command) {
+        io.err().println("Try 'nunac help" + (command == null ? "" : " " + command) + "'.");
     }
 
     private int dispatch(String[] args) {
@@ -101,6 +110,7 @@ public final class Cli {
         } else {
             rest = Arrays.copyOfRange(args, 1, args.length);
         }
+        current = c.name();
         if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) return help(c.name());
         CommandLine cl;
         try {

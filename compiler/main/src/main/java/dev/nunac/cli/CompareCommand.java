@@ -62,9 +62,10 @@ final class CompareCommand implements Command {
         Path planPath = CommonOptions.onePlan(cl, NAME);
         String sz = cl.getOptionValue("sizes");
         if (sz == null) throw new UsageException(NAME, "missing --sizes LIST, e.g. --sizes 100KB,1MB,10MB");
-        List<Long> sizes = new ArrayList<>();
-        for (String s : sz.split(",")) if (!s.isBlank()) sizes.add(Sizes.parse(s));
+        java.util.Map<Long, String> labels = Sizes.parseList(sz, "--sizes");
+        List<Long> sizes = new ArrayList<>(labels.keySet());
         if (sizes.isEmpty()) throw new UsageException(NAME, "--sizes: no sizes given");
+        java.util.function.Function<Long, String> label = b -> labels.getOrDefault(b, Sizes.format(b));
         List<Policy> policies = new ArrayList<>(Arrays.asList(Policy.values()));
         String ps = cl.getOptionValue("policies");
         if (ps != null) policies = new ArrayList<>(CommonOptions.policies(ps, "--policies"));
@@ -75,24 +76,25 @@ final class CompareCommand implements Command {
         int steps = 1 + sizes.size() * (policies.size() + 1) + (cl.hasOption("plot") ? 2 : 0) + (cl.hasOption("svg") ? 2 : 0);
         dev.nunac.compare.Progress progress = CommonOptions.progress(cl, io, "compare", steps);
         try {
-            return compare(cl, io, plan, topo, base, sizes, policies, progress);
+            return compare(cl, io, plan, topo, base, sizes, label, policies, progress);
         } finally {
             progress.close();
         }
     }
 
     private static int compare(CommandLine cl, Io io, Plan plan, Topology topo, PlacementOptions base, List<Long> sizes,
-                               List<Policy> policies, dev.nunac.compare.Progress progress) {
+                               java.util.function.Function<Long, String> label, List<Policy> policies,
+                               dev.nunac.compare.Progress progress) {
         progress.step("compiling");
         CompileResult compiled = Driver.compile(plan, topo, PlacementOptions.auto(base.nar(), sizes.get(0)).withMaxPages(base.maxPages()),
                 false, null, null);
-        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), true, progress, Sizes::format);
+        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), true, progress, label::apply);
         List<String> rows = new ArrayList<>(List.of(PolicyComparison.AUTO));
         for (Policy p : policies) rows.add(p.id());
         List<Path> written = null;
         if (cl.hasOption("plot") || cl.hasOption("svg")) {
             // the pictures simulate again; the table waits for them so that the progress line never cuts into it
-            written = pictures(cl, plan, topo, compiled, cells, rows, sizes, progress);
+            written = pictures(cl, plan, topo, compiled, cells, rows, sizes, label, progress);
         }
         progress.close();
         if (cl.hasOption("csv")) io.out().print(PolicyComparison.csv(cells));
@@ -100,14 +102,15 @@ final class CompareCommand implements Command {
             io.out().printf(java.util.Locale.ROOT, "%s on %s, %d ranks, %d threadblocks: estimated completion time, speedup over ua,"
                     + " NAR granularity (auto: the default search over every policy)%n", plan.name(), topo.name(), plan.ranks(),
                     plan.threadblockCount());
-            io.out().print(PolicyComparison.table(cells, rows, sizes, Sizes::format));
+            io.out().print(PolicyComparison.table(cells, rows, sizes, label::apply));
         }
         if (written != null) io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
         return 0;
     }
 
     private static List<Path> pictures(CommandLine cl, Plan plan, Topology topo, CompileResult compiled, List<PolicyComparison.Cell> cells,
-                          List<String> rows, List<Long> sizes, dev.nunac.compare.Progress progress) {
+                          List<String> rows, List<Long> sizes, java.util.function.Function<Long, String> label,
+                          dev.nunac.compare.Progress progress) {
         {
             OutputFiles out = new OutputFiles();
             // UA and the default search's choice at the first size
@@ -115,9 +118,9 @@ final class CompareCommand implements Command {
             List<CompileResult> both = List.of(Driver.with(compiled, first.choosing(first.baseline()), compiled.options()), compiled);
             if (cl.hasOption("plot")) {
                 progress.step("speedup plot");
-                out.add("speedup.svg", speedupPlot(plan, topo, cells, rows, sizes));
+                out.add("speedup.svg", speedupPlot(plan, topo, cells, rows, sizes, label));
                 progress.step("store-latency plot");
-                out.add("store-latency.svg", latencyPlot(plan, topo, sizes.get(0), both));
+                out.add("store-latency.svg", latencyPlot(plan, topo, label.apply(sizes.get(0)), both));
             }
             if (cl.hasOption("svg")) {
                 List<java.util.Map<String, Double>> util = new ArrayList<>();
@@ -131,8 +134,9 @@ final class CompareCommand implements Command {
         }
     }
 
-    static String speedupPlot(Plan plan, Topology topo, List<PolicyComparison.Cell> cells, List<String> rows, List<Long> sizes) {
-        List<String> xs = sizes.stream().map(Sizes::format).toList();
+    static String speedupPlot(Plan plan, Topology topo, List<PolicyComparison.Cell> cells, List<String> rows, List<Long> sizes,
+                              java.util.function.Function<Long, String> label) {
+        List<String> xs = sizes.stream().map(label).toList();
         List<Plots.Series> series = new ArrayList<>();
         for (String row : rows) {
             double[] y = new double[sizes.size()];
@@ -149,7 +153,7 @@ final class CompareCommand implements Command {
     }
 
     /** Store-latency histograms of the given compilations (UA and the search's choice). */
-    static String latencyPlot(Plan plan, Topology topo, long size, List<CompileResult> results) {
+    static String latencyPlot(Plan plan, Topology topo, String size, List<CompileResult> results) {
         List<Plots.Histogram> hs = new ArrayList<>();
         for (CompileResult r : results) {
             double[][] bins = Driver.simulate(r, SimConfig.defaults()).histogram().coarse(20);
@@ -158,7 +162,7 @@ final class CompareCommand implements Command {
             for (int i = 0; i < bins.length; i++) counts[i] = Math.round(bins[i][1]);
             hs.add(new Plots.Histogram(r.search().chosen().candidate().id(), bins[0][0], 20, counts));
         }
-        return Plots.histogram(plan.name() + " on " + topo.name() + ", " + Sizes.format(size) + ": simulated one-way store latency",
+        return Plots.histogram(plan.name() + " on " + topo.name() + ", " + size + ": simulated one-way store latency",
                 "latency (ns)", hs);
     }
 

@@ -22,8 +22,8 @@ import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 
 /**
- * {@code nunac PLAN --topo T}: check, place, realise, and write the outputs chosen with --emit
- * (see {@link Output}): by default placement.json, placement.h and report.txt.
+ * {@code nunac PLAN --topo T}: check, place, realise, and write the outputs (see {@link Output}):
+ * placement.json, placement.h and report.txt, plus those --emit names, or exactly those --only names.
  */
 final class CompileCommand implements Command {
     static final String NAME = "compile";
@@ -41,7 +41,7 @@ final class CompileCommand implements Command {
     @Override
     public String usage() {
         return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy auto|P] [--nar N|auto|off] [--tune NAME=v1,v2,...]"
-                + " [-o DIR] [--emit LIST] [--header-prefix NAME] [--rank N] [--quiet]";
+                + " [-o DIR] [--emit LIST | --only LIST] [--header-prefix NAME] [--rank N] [--quiet]";
     }
 
     @Override
@@ -49,8 +49,10 @@ final class CompileCommand implements Command {
         Options o = CommonOptions.placedPlanOptions();
         o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("output folder (default out)").get());
         o.addOption(Option.builder().longOpt("emit").hasArg().argName("LIST")
-                .desc("outputs to write, comma-separated: " + String.join(", ", Output.ids(false)) + " (default "
-                        + String.join(",", Output.ids(true)) + ")").get());
+                .desc("outputs to write besides the defaults (" + String.join(",", Output.ids(true)) + "), comma-separated: "
+                        + String.join(", ", Output.ids(false))).get());
+        o.addOption(Option.builder().longOpt("only").hasArg().argName("LIST")
+                .desc("write these outputs and no others, comma-separated (names as for --emit)").get());
         o.addOption(Option.builder().longOpt("header-prefix").hasArg().argName("NAME")
                 .desc("prefix of placement.h's arrays (NAME_tb_cu) and macros (NAME_RANKS), a C identifier, so that headers of"
                         + " several placements can be included in one translation unit (default " + EmitSettings.DEFAULT_PREFIX + ")").get());
@@ -69,7 +71,7 @@ final class CompileCommand implements Command {
     @Override
     public int run(CommandLine cl, Io io) {
         Path planPath = CommonOptions.onePlan(cl, NAME);
-        Set<Output> emit = emits(cl.getOptionValue("emit"));
+        Set<Output> emit = emits(cl.getOptionValue("emit"), cl.getOptionValue("only"));
         EmitSettings settings = settings(cl.getOptionValue("header-prefix"));
         PlacementOptions opts = CommonOptions.placementOptions(cl);
         if (emit.contains(Output.PLACED_XML)) {
@@ -149,18 +151,27 @@ final class CompileCommand implements Command {
         return new EmitSettings(prefix);
     }
 
-    static Set<Output> emits(String list) {
-        Set<Output> out = new java.util.TreeSet<>();
-        if (list == null) {
-            for (Output o : Output.values()) if (o.byDefault) out.add(o);
-            return out;
+    /**
+     * The outputs to write: the defaults plus {@code --emit}'s, or exactly {@code --only}'s. Adding
+     * keeps a folder's outputs from one run: a picture asked for is not beside a stale placement.
+     */
+    static Set<Output> emits(String emit, String only) {
+        if (emit != null && only != null) {
+            throw new UsageException(NAME, "--emit and --only: choose one (--emit adds to the default outputs, --only replaces them)");
         }
+        Set<Output> out = new java.util.TreeSet<>();
+        if (only == null) for (Output o : Output.values()) if (o.byDefault) out.add(o);
+        if (emit == null && only == null) return out;
+        String option = only != null ? "--only" : "--emit";
+        String list = only != null ? only : emit;
+        boolean named = false;
         for (String s : list.split(",")) {
             if (s.isBlank()) continue;
-            out.add(Output.parse(s).orElseThrow(() -> new UsageException(NAME, "--emit: unknown output '" + s.trim()
+            named = true;
+            out.add(Output.parse(s).orElseThrow(() -> new UsageException(NAME, option + ": unknown output '" + s.trim()
                     + "' (known: " + String.join(", ", Output.ids(false)) + ")")));
         }
-        if (out.isEmpty()) throw new UsageException(NAME, "--emit: nothing to emit");
+        if (!named) throw new UsageException(NAME, option + ": no output named (known: " + String.join(", ", Output.ids(false)) + ")");
         return out;
     }
 }

@@ -2,7 +2,10 @@ package dev.nunac.cli;
 
 import java.util.Locale;
 
-/** Byte sizes on the command line: 1048576, 100KB (10^3), 1MiB (2^20), 1GB ... */
+/**
+ * Byte sizes on the command line: 1048576, 100KB (10^3), 1MiB (2^20), 1GB ... {@link #format}
+ * names a size no user wrote, in the units the command line accepts.
+ */
 final class Sizes {
     private Sizes() {}
 
@@ -29,10 +32,29 @@ final class Sizes {
         }
     }
 
+    /**
+     * A comma-separated list of sizes, in the order given, each labelled as the user wrote it
+     * ({@code 100KB} stays {@code 100KB}, {@code 1MiB} stays {@code 1MiB}). Two spellings of one
+     * size ({@code 1MB,1000KB}) are a usage error: the results are kept by size.
+     */
+    static java.util.LinkedHashMap<Long, String> parseList(String list, String option) {
+        java.util.LinkedHashMap<Long, String> out = new java.util.LinkedHashMap<>();
+        for (String s : list.split(",")) {
+            if (s.isBlank()) continue;
+            String label = s.trim();
+            String before = out.putIfAbsent(parse(label), label);
+            if (before != null) {
+                throw new UsageException(null, option + ": " + before + (before.equals(label) ? " is given twice" : " and " + label
+                        + " are the same size"));
+            }
+        }
+        return out;
+    }
+
     static String format(long bytes) {
         if (bytes >= 1_000_000_000L && bytes % 1_000_000_000L == 0) return bytes / 1_000_000_000L + "GB";
         if (bytes >= 1_000_000L && bytes % 1_000_000L == 0) return bytes / 1_000_000L + "MB";
-        if (bytes >= 1000L && bytes % 1000L == 0) return bytes / 1000L + "kB";
+        if (bytes >= 1000L && bytes % 1000L == 0) return bytes / 1000L + "KB";
         return bytes + "B";
     }
 }

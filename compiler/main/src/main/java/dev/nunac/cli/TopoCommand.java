@@ -19,12 +19,12 @@ final class TopoCommand implements Command {
 
     @Override
     public String summary() {
-        return "topology specs: list the bundled ones, show a summary, validate a file";
+        return "topology specs: list the bundled ones, show a summary, validate a spec";
     }
 
     @Override
     public String usage() {
-        return "topo list | topo show NAME|PATH [--expanded] [--topo-override FILE] | topo validate PATH [--topo-override FILE]";
+        return "topo list | topo show NAME|PATH [--expanded] [--topo-override FILE] | topo validate NAME|PATH [--topo-override FILE]";
     }
 
     @Override
@@ -59,10 +59,14 @@ final class TopoCommand implements Command {
                 return 0;
             }
             case "validate" -> {
-                expectArgs(args, 2, "validate PATH");
-                Path p = CommonOptions.path(args.get(1), "PATH");
-                Topology t = TopologyLoader.load(p, override);
-                io.out().println(p + ": OK: " + t.name() + ", " + t.cus().size() + " CUs, " + t.stacks().size() + " stacks, "
+                expectArgs(args, 2, "validate NAME|PATH");
+                String arg = args.get(1);
+                Path p = CommonOptions.path(arg, "PATH");
+                // A bundled name as topo show takes it, unless a file of that name is here.
+                String bundled = arg.endsWith(".json") ? arg.substring(0, arg.length() - ".json".length()) : arg;
+                Topology t = !java.nio.file.Files.exists(p) && TopologyResolver.bundledNames().contains(bundled)
+                        ? TopologyResolver.resolve(arg, override) : TopologyLoader.load(p, override);
+                io.out().println(arg + ": OK: " + t.name() + ", " + t.cus().size() + " CUs, " + t.stacks().size() + " stacks, "
                         + t.ports().size() + " ports");
                 return 0;
             }

@@ -76,7 +76,8 @@ class CliTest {
     void unknownDefineIsAUsageError() {
         CliRun r = CliRun.of("check", example("allgather-direct"), "-D", "rank=8");
         assertEquals(2, r.exit());
-        assertEquals("nunac: error: -D rank: the plan has no parameter 'rank' (it declares: ranks, tbs_per_peer)\n", r.err());
+        assertEquals("nunac: error: -D rank: the plan has no parameter 'rank' (it declares: ranks, tbs_per_peer)\n"
+                + "Try 'nunac help check'.\n", r.err());
     }
 
     @Test

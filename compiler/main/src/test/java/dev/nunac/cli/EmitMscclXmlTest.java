@@ -24,7 +24,7 @@ class EmitMscclXmlTest {
     @Test
     void compileWritesPlanXmlOnRequest(@TempDir Path tmp) throws Exception {
         CliRun r = CliRun.of(example("allreduce-ring"), "--topo", "mi300x", "-D", "ranks=4", "-o", tmp.toString(),
-                "--emit", "json,msccl-xml");
+                "--only", "json,msccl-xml");
         assertEquals(0, r.exit(), r.err());
         assertTrue(Files.isRegularFile(tmp.resolve("placement.json")));
         assertFalse(Files.exists(tmp.resolve("placement.h")));

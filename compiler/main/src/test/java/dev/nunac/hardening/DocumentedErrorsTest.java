@@ -125,8 +125,8 @@ class DocumentedErrorsTest {
         // A lone surrogate has no encoding in any file-name charset.
         CliRun r = run("check", "plan\uD800.msccl");
         assertEquals(2, r.exit(), r.err());
-        assertEquals("nunac: PLAN: not a valid path (Malformed input or input contains unmappable characters)\n"
-                + "Try 'nunac help'.\n", r.err());
+        assertEquals("nunac check: PLAN: not a valid path (Malformed input or input contains unmappable characters)\n"
+                + "Try 'nunac help check'.\n", r.err());
         assertEquals(2, run("topo", "show", "x\uD800.json").exit());
         assertEquals(2, run(TestPaths.examples().resolve("allgather-direct.msccl").toString(), "--topo", "mi300x", "-o", "out\uD800").exit());
     }

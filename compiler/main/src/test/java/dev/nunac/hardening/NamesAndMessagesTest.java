@@ -159,16 +159,19 @@ class NamesAndMessagesTest {
     @Test
     void parametersGivenToAPlanWithoutThemAreAnError() throws Exception {
         Path x = write("p.xml", xml());
-        expect(2, "nunac: error: -D ranks: only .msccl plans have parameters; " + x + " is an MSCCL-IR plan", check(x, "-D", "ranks=4"));
+        expect(2, "nunac: error: -D ranks: only .msccl plans have parameters; " + x + " is an MSCCL-IR plan\nTry 'nunac help check'.",
+                check(x, "-D", "ranks=4"));
         Path j = write("p.json", Plans.ONE_SIDED_ALLGATHER);
-        expect(2, "nunac: error: -D a, -D b: only .msccl plans have parameters; " + j + " is an MSCCL++ plan",
+        expect(2, "nunac: error: -D a, -D b: only .msccl plans have parameters; " + j + " is an MSCCL++ plan\nTry 'nunac help check'.",
                 check(j, "-D", "b=1", "-D", "a=2"));
     }
 
     @Test
     void onlyAsciiDigitsAreNumbers() throws Exception {
-        expect(2, "nunac: error: -D ranks=\u0664: not an integer or boolean", check(Path.of(example()), "-D", "ranks=\u0664"));
-        expect(2, "nunac: --limit steps=\u0664: not an integer\nTry 'nunac help'.", check(Path.of(example()), "--limit", "steps=\u0664"));
+        expect(2, "nunac: error: -D ranks=\u0664: not an integer or boolean\nTry 'nunac help check'.", check(Path.of(example()), "-D",
+                "ranks=\u0664"));
+        expect(2, "nunac check: --limit steps=\u0664: not an integer\nTry 'nunac help check'.", check(Path.of(example()), "--limit",
+                "steps=\u0664"));
         Path x = write("a.xml", xml().replaceFirst("i_chunks=\"1\"", "i_chunks=\"\u0661\""));
         assertTrue(check(x).err().startsWith(x + ":2:3: error: attribute 'i_chunks' of <gpu> must be an integer, found '\u0661'\n"));
     }

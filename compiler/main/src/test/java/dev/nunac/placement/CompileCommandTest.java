@@ -100,7 +100,8 @@ class CompileCommandTest {
         assertEquals(2, CliRun.of(example("allgather-direct")).exit(), "missing --topo");
         CliRun nar = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "--nar", "5", "-o", tmp.toString());
         assertEquals(2, nar.exit());
-        assertEquals("nunac: error: --nar 5: topology nuna-4die supports granularities 1, 2, 4, 6, 12\n", nar.err());
+        assertEquals("nunac: error: --nar 5: topology nuna-4die supports granularities 1, 2, 4, 6, 12\n"
+                + "Try 'nunac help compile'.\n", nar.err());
         assertEquals(2, CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "--policy", "x").exit());
         assertEquals(2, CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "--size", "1XB").exit());
         assertEquals(2, CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "--emit", "pdf").exit());
@@ -128,7 +129,7 @@ class CompileCommandTest {
     @Test
     void outputsThatNeedNoBaselineRenderAlone() throws Exception {
         Path out = tmp.resolve("h");
-        CliRun r = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "-D", "ranks=8", "--emit", "header,svg",
+        CliRun r = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "-D", "ranks=8", "--only", "header,svg",
                 "-o", out.toString(), "--timings");
         assertEquals(0, r.exit(), r.err());
         try (var s = Files.list(out)) {

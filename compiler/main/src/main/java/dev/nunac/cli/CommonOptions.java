@@ -61,6 +61,20 @@ final class CommonOptions {
     }
 
     /** The options of commands that place a plan on a topology: plan, topology and placement options. */
+    /** {@code --quiet}, for the commands that show progress. */
+    static void addQuietOption(Options o) {
+        o.addOption(Option.builder("q").longOpt("quiet").desc("show no progress on standard error (shown only when it is a terminal)").get());
+    }
+
+    /**
+     * Progress over {@code total} steps: shown when this process's own standard error is the
+     * command's and a terminal, and not --quiet (never for a command run in-process with other streams).
+     */
+    static dev.nunac.compare.Progress progress(CommandLine cl, Io io, String what, int total) {
+        boolean terminal = io.err() == System.err && dev.nunac.compare.Progress.terminal();
+        return dev.nunac.compare.Progress.start(io.err(), dev.nunac.compare.Progress.shown(terminal, cl.hasOption("quiet")), what, total);
+    }
+
     static Options placedPlanOptions() {
         Options o = planOptions();
         addTopologyOptions(o);

@@ -36,7 +36,7 @@ final class CompareCommand implements Command {
 
     @Override
     public String usage() {
-        return "compare PLAN --topo TOPOLOGY --sizes LIST [-D name=value]... [--policies LIST] [--nar N|auto|off] [--csv]";
+        return "compare PLAN --topo TOPOLOGY --sizes LIST [-D name=value]... [--policies LIST] [--nar N|auto|off] [--csv] [--plot] [--svg] [-o DIR] [--quiet]";
     }
 
     @Override
@@ -53,6 +53,7 @@ final class CompareCommand implements Command {
                 + " store-latency.svg (UA and the search's choice at the first size) into the output folder").get());
         o.addOption(Option.builder().longOpt("svg").desc("also write floorplans.svg: UA and the search's choice side by side at the first size").get());
         o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("folder for --plot and --svg (default out)").get());
+        CommonOptions.addQuietOption(o);
         return o;
     }
 
@@ -72,11 +73,30 @@ final class CompareCommand implements Command {
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
+        int steps = 1 + sizes.size() * (policies.size() + 1) + (cl.hasOption("plot") ? 2 : 0) + (cl.hasOption("svg") ? 2 : 0);
+        dev.nunac.compare.Progress progress = CommonOptions.progress(cl, io, "compare", steps);
+        try {
+            return compare(cl, io, plan, topo, base, sizes, label, policies, progress);
+        } finally {
+            progress.close();
+        }
+    }
+
+    private static int compare(CommandLine cl, Io io, Plan plan, Topology topo, PlacementOptions base, List<Long> sizes,
+                               java.util.function.Function<Long, String> label, List<Policy> policies,
+                               dev.nunac.compare.Progress progress) {
+        progress.step("compiling");
         CompileResult compiled = Driver.compile(plan, topo, PlacementOptions.auto(base.nar(), sizes.get(0)).withMaxPages(base.maxPages()),
                 false, null, null);
-        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), true);
+        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), true, progress, label::apply);
         List<String> rows = new ArrayList<>(List.of(PolicyComparison.AUTO));
         for (Policy p : policies) rows.add(p.id());
+        List<Path> written = null;
+        if (cl.hasOption("plot") || cl.hasOption("svg")) {
+            // the pictures simulate again; the table waits for them so that the progress line never cuts into it
+            written = pictures(cl, plan, topo, compiled, cells, rows, sizes, label, progress);
+        }
+        progress.close();
         if (cl.hasOption("csv")) io.out().print(PolicyComparison.csv(cells));
         else {
             io.out().printf(java.util.Locale.ROOT, "%s on %s, %d ranks, %d threadblocks: estimated completion time, speedup over ua,"
@@ -84,24 +104,34 @@ final class CompareCommand implements Command {
                     plan.threadblockCount());
             io.out().print(PolicyComparison.table(cells, rows, sizes, label::apply));
         }
-        if (cl.hasOption("plot") || cl.hasOption("svg")) {
+        if (written != null) io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
+        return 0;
+    }
+
+    private static List<Path> pictures(CommandLine cl, Plan plan, Topology topo, CompileResult compiled, List<PolicyComparison.Cell> cells,
+                          List<String> rows, List<Long> sizes, java.util.function.Function<Long, String> label,
+                          dev.nunac.compare.Progress progress) {
+        {
             OutputFiles out = new OutputFiles();
             // UA and the default search's choice at the first size
             SearchResult first = compiled.search();
             List<CompileResult> both = List.of(Driver.with(compiled, first.choosing(first.baseline()), compiled.options()), compiled);
             if (cl.hasOption("plot")) {
+                progress.step("speedup plot");
                 out.add("speedup.svg", speedupPlot(plan, topo, cells, rows, sizes, label));
+                progress.step("store-latency plot");
                 out.add("store-latency.svg", latencyPlot(plan, topo, label.apply(sizes.get(0)), both));
             }
             if (cl.hasOption("svg")) {
                 List<java.util.Map<String, Double>> util = new ArrayList<>();
-                for (CompileResult r : both) util.add(portUtilisation(Driver.simulate(r, SimConfig.defaults())));
+                for (CompileResult r : both) {
+                    progress.step("floorplan of " + r.search().chosen().candidate().id());
+                    util.add(portUtilisation(Driver.simulate(r, SimConfig.defaults())));
+                }
                 out.add("floorplans.svg", Floorplan.sideBySide(both, util));
             }
-            List<Path> written = out.writeTo(CommonOptions.path(cl.getOptionValue("o", "out"), "-o"));
-            io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
+            return out.writeTo(CommonOptions.path(cl.getOptionValue("o", "out"), "-o"));
         }
-        return 0;
     }
 
     static String speedupPlot(Plan plan, Topology topo, List<PolicyComparison.Cell> cells, List<String> rows, List<Long> sizes,
@@ -116,7 +146,9 @@ final class CompareCommand implements Command {
             }
             series.add(new Plots.Series(row, y));
         }
-        return Plots.lineChart(plan.name() + " on " + topo.name() + ", " + plan.ranks() + " ranks: speedup over UA",
+        boolean allSimulated = cells.stream().allMatch(PolicyComparison.Cell::simulated);
+        return Plots.lineChart(plan.name() + " on " + topo.name() + ", " + plan.ranks() + " ranks: "
+                + (allSimulated ? "simulated speedup over UA" : "speedup over UA (simulated; analytic where too large)"),
                 "collective size", "speedup over UA", xs, series, 1.0);
     }
 
@@ -130,7 +162,7 @@ final class CompareCommand implements Command {
             for (int i = 0; i < bins.length; i++) counts[i] = Math.round(bins[i][1]);
             hs.add(new Plots.Histogram(r.search().chosen().candidate().id(), bins[0][0], 20, counts));
         }
-        return Plots.histogram(plan.name() + " on " + topo.name() + ", " + size + ": one-way store latency",
+        return Plots.histogram(plan.name() + " on " + topo.name() + ", " + size + ": simulated one-way store latency",
                 "latency (ns)", hs);
     }
 

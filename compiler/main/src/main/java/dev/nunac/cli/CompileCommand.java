@@ -41,7 +41,7 @@ final class CompileCommand implements Command {
     @Override
     public String usage() {
         return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy auto|P] [--nar N|auto|off] [--tune NAME=v1,v2,...]"
-                + " [-o DIR] [--emit LIST | --only LIST] [--header-prefix NAME]";
+                + " [-o DIR] [--emit LIST | --only LIST] [--header-prefix NAME] [--rank N] [--quiet]";
     }
 
     @Override
@@ -56,6 +56,9 @@ final class CompileCommand implements Command {
         o.addOption(Option.builder().longOpt("header-prefix").hasArg().argName("NAME")
                 .desc("prefix of placement.h's arrays (NAME_tb_cu) and macros (NAME_RANKS), a C identifier, so that headers of"
                         + " several placements can be included in one translation unit (default " + EmitSettings.DEFAULT_PREFIX + ")").get());
+        CommonOptions.addQuietOption(o);
+        o.addOption(Option.builder().longOpt("rank").hasArg().argName("N")
+                .desc("the rank floorplan.svg shows (--emit svg; default 0)").get());
         o.addOption(Option.builder().longOpt("dump-after").hasArg().argName("PASS")
                 .desc("print the IR or the pass's result after PASS: " + String.join(", ", Driver.PIPELINE.names())).get());
         o.addOption(Option.builder().longOpt("timings").desc("print the time of each stage to standard error").get());
@@ -83,6 +86,7 @@ final class CompileCommand implements Command {
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
+        settings = new EmitSettings(settings.headerPrefix(), rank(cl.getOptionValue("rank"), plan.ranks()));
         if (emit.contains(Output.PLACED_JSON) && plan.format() != dev.nunac.ir.PlanFormat.MSCCLPP_JSON) {
             throw new UsageException(NAME, "--emit placed-json: " + planPath + " is not an MSCCL++ execution plan (.json);"
                     + " placed-xml writes MSCCL-IR plans");
@@ -93,8 +97,14 @@ final class CompileCommand implements Command {
             if (dumpAfter != null) throw new UsageException(NAME, "--dump-after and --tune: choose one");
             r = Tuning.run(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl), Tuning.parse(List.of(tune)), topo, opts).result();
             io.out().println(r.tuning());
-        } else {
+        } else if (dumpAfter != null) {
             r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter, (pass, text) -> io.out().print(text));
+        } else {
+            // the placement search of a large plan takes a while
+            try (dev.nunac.compare.Progress progress = CommonOptions.progress(cl, io, "placing " + plan.threadblockCount()
+                    + " threadblocks", 0)) {
+                r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
+            }
         }
         if (emit.contains(Output.PLACED_JSON)) {
             // The placed JSON rewrites the file itself, keeping every member the executor reads.
@@ -114,6 +124,22 @@ final class CompileCommand implements Command {
         if (note != null) io.out().println(note);
         io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
         return 0;
+    }
+
+    /** {@code --rank N}: a rank of the plan, 0 when not given. */
+    static int rank(String value, int ranks) {
+        if (value == null) return 0;
+        int n;
+        try {
+            n = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 0 || n >= ranks) {
+            throw new UsageException(NAME, "--rank: expected a rank from 0 to " + (ranks - 1) + " (the plan has " + ranks
+                    + " ranks), got '" + value + "'");
+        }
+        return n;
     }
 
     static EmitSettings settings(String prefix) {

@@ -31,7 +31,7 @@ final class SimulateCommand implements Command {
 
     @Override
     public String usage() {
-        return "simulate PLAN --topo TOPOLOGY [-D name=value]... [--policy P] [--size BYTES] [--nar N|auto|off] [--flit BYTES] [--csv DIR]";
+        return "simulate PLAN --topo TOPOLOGY [-D name=value]... [--policy P] [--size BYTES] [--nar N|auto|off] [--flit BYTES] [--csv DIR] [--quiet]";
     }
 
     @Override
@@ -40,6 +40,7 @@ final class SimulateCommand implements Command {
         o.addOption(Option.builder().longOpt("flit").hasArg().argName("BYTES").desc("flit size in bytes (default 256)").get());
         o.addOption(Option.builder().longOpt("csv").hasArg().argName("DIR")
                 .desc("also write store-latency.csv, utilisation.csv and threadblocks.csv into DIR").get());
+        CommonOptions.addQuietOption(o);
         return o;
     }
 
@@ -57,8 +58,17 @@ final class SimulateCommand implements Command {
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
-        CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
-        SimResult s = Driver.simulate(r, cfg);
+        dev.nunac.compare.Progress progress = CommonOptions.progress(cl, io, "simulate", 2);
+        CompileResult r;
+        SimResult s;
+        try {
+            progress.step("placing " + plan.threadblockCount() + " threadblocks");
+            r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
+            progress.step("simulating");
+            s = Driver.simulate(r, cfg);
+        } finally {
+            progress.close();
+        }
         String dir = cl.getOptionValue("csv");
         // The files first: a folder that cannot take them fails the run before any of it is printed.
         if (dir != null) {

@@ -48,9 +48,12 @@ public final class PaperReproduction {
     /** The override (in bench/) that moves nuna-4die's stacks beside the port routers for Fig. 13's what-if. */
     static final String WHAT_IF = "whatif-stacks-beside-ports.json";
 
+    /** Progress of the reproduction: shown on a terminal unless --quiet. */
+    static Progress progress = Progress.NONE;
+
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..]");
+            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..] [--quiet]");
             System.exit(2);
         }
         boolean full = List.of(args).contains("--full");
@@ -65,6 +68,7 @@ public final class PaperReproduction {
         long[] sz = sizes;
         Path template = Path.of(args[0]);
         Path bench = template.toAbsolutePath().getParent();
+        progress = Progress.start(System.err, Progress.shown(Progress.terminal(), List.of(args).contains("--quiet")), "paper reproduction", 0);
         PaperReproduction p = new PaperReproduction(bench.getParent().resolve("examples"), bench.resolve(WHAT_IF));
         String doc = Files.readString(template, StandardCharsets.UTF_8);
         // Only the figures the template names are computed (a template of one figure runs that figure alone).
@@ -80,6 +84,7 @@ public final class PaperReproduction {
         doc = fill(doc, "{{FIG11}}", p::fig11);
         doc = fill(doc, "{{FIG12}}", p::fig12);
         doc = fill(doc, "{{FIG13}}", p::fig13);
+        progress.close();
         Files.writeString(Path.of(args[1]), doc, StandardCharsets.UTF_8);
     }
 
@@ -122,7 +127,7 @@ public final class PaperReproduction {
             for (int g : gpus) {
                 Plan plan = plan(ex, g, 1);
                 for (long s : sizes) {
-                    System.err.printf(Locale.ROOT, "fig. 9: %s, %d GPUs, %s%n", ex, g, size(s));
+                    PaperReproduction.progress.step(String.format(Locale.ROOT, "fig. 9: %s, %d GPUs, %s", ex, g, size(s)));
                     double ua = time(plan, Policy.UA, s);
                     sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2f |", ex, g, size(s), ua / 1000));
                     for (Policy p : FIG9) sb.append(String.format(Locale.ROOT, " %.2fx |", ua / time(plan, p, s)));

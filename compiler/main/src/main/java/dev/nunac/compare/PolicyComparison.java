@@ -33,12 +33,24 @@ public final class PolicyComparison {
 
     /** Rows: {@code auto} when {@code withAuto}, then the policies in order. */
     public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean withAuto) {
+        return run(compiled, policies, sizes, nar, withAuto, Progress.NONE, Long::toString);
+    }
+
+    /** As above, a step of {@code progress} per row and size (labelled with {@code fmt} of the size). */
+    public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean withAuto,
+                                 Progress progress, java.util.function.LongFunction<String> fmt) {
         // Every size is checked before the first is searched: a sweep is not run to fail at its last size.
         for (long size : sizes) PlacementSearch.checkPages(compiled.input().withSize(size), compiled.options());
         List<Cell> out = new ArrayList<>();
         for (long size : sizes) {
-            if (withAuto) out.add(cell(AUTO, size, search(compiled, Policy.all(), nar, size)));
-            for (Policy p : policies) out.add(cell(p.id(), size, search(compiled, EnumSet.of(p), nar, size)));
+            if (withAuto) {
+                progress.step(AUTO + " at " + fmt.apply(size));
+                out.add(cell(AUTO, size, search(compiled, Policy.all(), nar, size)));
+            }
+            for (Policy p : policies) {
+                progress.step(p.id() + " at " + fmt.apply(size));
+                out.add(cell(p.id(), size, search(compiled, EnumSet.of(p), nar, size)));
+            }
         }
         return List.copyOf(out);
     }

@@ -79,7 +79,7 @@ final class SearchAcceptance {
             for (int g : gpus) {
                 CompileResult base = compile(ex, g);
                 for (long s : sizes) {
-                    System.err.printf(Locale.ROOT, "search acceptance: %s, %d GPUs, %s%n", ex, g, PaperReproduction.size(s));
+                    PaperReproduction.progress.step(String.format(Locale.ROOT, "search acceptance: %s, %d GPUs, %s", ex, g, PaperReproduction.size(s)));
                     Point p = point(base, s);
                     points++;
                     if (p.met()) met++;
@@ -109,7 +109,7 @@ final class SearchAcceptance {
         StringBuilder sb = new StringBuilder("| collective | size | choice | UA (us) | choice (us) | × UA | UA, finer (us) | choice, finer (us) | × UA, finer |\n"
                 + "|---|---|---|---|---|---|---|---|---|\n");
         for (String ex : COLLECTIVES) {
-            System.err.printf(Locale.ROOT, "convergence: %s, %s%n", ex, PaperReproduction.size(size));
+            PaperReproduction.progress.step(String.format(Locale.ROOT, "convergence: %s, %s", ex, PaperReproduction.size(size)));
             CompileResult base = compile(ex, 8);
             SearchResult d = Driver.searchAgain(base, PlacementOptions.auto(PlacementOptions.NAR_AUTO, size));
             CompileResult at = Driver.with(base, d, PlacementOptions.auto(PlacementOptions.NAR_AUTO, size));
@@ -130,7 +130,7 @@ final class SearchAcceptance {
         for (String ex : COLLECTIVES) {
             CompileResult base = compile(ex, 8);
             for (long s : new long[] {100_000L, 1_000_000L}) {
-                System.err.printf(Locale.ROOT, "bound: %s, %s%n", ex, PaperReproduction.size(s));
+                PaperReproduction.progress.step(String.format(Locale.ROOT, "bound: %s, %s", ex, PaperReproduction.size(s)));
                 Point p = point(base, s);
                 sb.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %.3f | %s | %.3f | %.2fx | %.0f %% | %.2fx |%n", ex, PaperReproduction.size(s),
                         p.idealNs() / 1000, p.uaNs() / 1000, p.choice(), p.choiceNs() / 1000, p.speedup(), 100 * p.idealNs() / p.choiceNs(),

@@ -7,15 +7,20 @@ import java.util.regex.Pattern;
  * How outputs are written, beyond the compilation itself: the prefix of placement.h's symbols
  * ({@code --header-prefix}), so that headers of several placements can be included in one
  * translation unit. The default, {@code nunac}, gives the names {@code nunac_tb_cu} and
- * {@code NUNAC_RANKS}.
+ * {@code NUNAC_RANKS}; and the rank the floorplan shows ({@code --rank}, default 0).
  */
-public record EmitSettings(String headerPrefix) {
+public record EmitSettings(String headerPrefix, int floorplanRank) {
     private static final Pattern IDENT = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,63}");
     public static final String DEFAULT_PREFIX = "nunac";
     public static final EmitSettings DEFAULT = new EmitSettings(DEFAULT_PREFIX);
 
     public EmitSettings {
         if (!validPrefix(headerPrefix)) throw new IllegalArgumentException("not a header prefix: " + headerPrefix);
+        if (floorplanRank < 0) throw new IllegalArgumentException("not a rank: " + floorplanRank);
+    }
+
+    public EmitSettings(String headerPrefix) {
+        this(headerPrefix, 0);
     }
 
     /** A C identifier of at most 64 characters that starts with a letter. */

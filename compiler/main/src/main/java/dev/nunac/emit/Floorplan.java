@@ -15,7 +15,8 @@ import java.util.TreeMap;
 
 /**
  * The floorplan picture (--emit svg): the chip's routers at their mesh positions with their CUs,
- * HBM stacks and I/O ports drawn at the nearest outer edge, dies outlined. For one rank (0):
+ * HBM stacks and I/O ports drawn at the nearest outer edge, dies outlined, ports labelled with
+ * their id and the peer GPU (direct) or plane they reach. For one rank (0 unless chosen):
  * CUs coloured by the NAR domain of the threadblocks placed on them and shaded by how many
  * there are, stacks shaded by the pages they hold, ports coloured by their NAR domain. A title
  * names plan, topology, policy and granularity; a legend explains the colours.
@@ -24,15 +25,24 @@ public final class Floorplan {
     private Floorplan() {}
 
     static final double CU = 11, GAP = 2, PAD = 8, EDGE = 26, TITLE = 44, LEGEND = 64;
+    /** Room beside the edges for the port labels. */
+    static final double LABEL_W = 64, LABEL_H = 10;
+    /** Wider than this, side-by-side panels are stacked instead, so the picture fits a screen. */
+    static final double SCREEN_W = 1600;
 
     /** One placement's picture. */
     public static String render(CompileResult r) {
-        return sideBySide(List.of(r));
+        return render(r, 0);
+    }
+
+    /** One placement's picture, showing {@code rank}. */
+    public static String render(CompileResult r, int rank) {
+        return sideBySide(List.of(r), null, rank);
     }
 
     /** Several placements of one plan side by side, e.g. UA and NAP+NAR. */
     public static String sideBySide(List<CompileResult> results) {
-        return sideBySide(results, null);
+        return sideBySide(results, null, 0);
     }
 
     /**
@@ -41,16 +51,38 @@ public final class Floorplan {
      * shaded by utilisation instead of drawn at full colour.
      */
     public static String sideBySide(List<CompileResult> results, List<Map<String, Double>> portUtil) {
+        return sideBySide(results, portUtil, 0);
+    }
+
+    /** As {@link #sideBySide(List, List)}, showing {@code rank} (port utilisation, if given, is that rank's). */
+    public static String sideBySide(List<CompileResult> results, List<Map<String, Double>> portUtil, int rank) {
         Topology topo = results.get(0).topology();
-        Layout l = new Layout(topo);
-        double panelW = l.width + 2 * EDGE + 2 * PAD, panelH = l.height + 2 * EDGE + TITLE;
-        // wide enough for the legend's longest line
-        Svg svg = new Svg(Math.max(panelW * results.size(), 760), panelH + LEGEND);
-        for (int i = 0; i < results.size(); i++) {
-            panel(svg, results.get(i), l, i * panelW, 0, portUtil == null ? null : portUtil.get(i));
+        int ranks = results.get(0).plan().ranks();
+        if (rank < 0 || rank >= ranks) {
+            throw new IllegalArgumentException("rank " + rank + " is out of range: the plan has " + ranks + " ranks (0.." + (ranks - 1) + ")");
         }
-        legend(svg, results, 10, panelH + 8);
+        Layout l = new Layout(topo);
+        double panelW = l.width + 2 * (EDGE + PAD + LABEL_W), panelH = l.height + 2 * (EDGE + LABEL_H) + TITLE;
+        // side by side while that fits a screen, else one above the other
+        boolean stacked = results.size() > 1 && panelW * results.size() > SCREEN_W;
+        double w = stacked ? panelW : panelW * results.size(), h = stacked ? panelH * results.size() : panelH;
+        // wide enough for the legend's longest line
+        Svg svg = new Svg(Math.max(w, 760), h + LEGEND);
+        for (int i = 0; i < results.size(); i++) {
+            panel(svg, results.get(i), l, stacked ? 0 : i * panelW, stacked ? i * panelH : 0, portUtil == null ? null : portUtil.get(i), rank);
+        }
+        legend(svg, results, 10, h + 8, portUtil != null);
         return svg.end();
+    }
+
+    /** Threadblock index (plan order) of {@code rank}'s first threadblock, and its count. */
+    static int[] tbRange(CompileResult r, int rank) {
+        int first = 0;
+        for (var rl : r.realised().ranks()) {
+            if (rl.rank() == rank) return new int[] {first, rl.slotOfTb().length};
+            first += rl.slotOfTb().length;
+        }
+        throw new IllegalArgumentException("no rank " + rank);
     }
 
     /** Cell geometry: each router's cell holds its CUs grouped by die. */
@@ -108,14 +140,15 @@ public final class Floorplan {
         }
     }
 
-    private static void panel(Svg svg, CompileResult r, Layout l, double ox, double oy, Map<String, Double> util) {
+    private static void panel(Svg svg, CompileResult r, Layout l, double ox, double oy, Map<String, Double> util, int rank) {
         Topology topo = r.topology();
-        double x0 = ox + EDGE + PAD, y0 = oy + TITLE + EDGE;
+        double x0 = ox + EDGE + PAD + LABEL_W, y0 = oy + TITLE + EDGE + LABEL_H;
+        int[] range = tbRange(r, rank);
         String title = r.plan().name() + " on " + topo.name() + " — " + r.search().chosen().candidate().id()
                 + (r.placement().direct() ? ", port per peer" : r.placement().granularity() == 1 ? ", hashed over all ports" : "");
         svg.text(ox + PAD, oy + 18, 14, "start", title);
-        svg.text(ox + PAD, oy + 34, 11, "start", "#555555", "rank 0 of " + r.plan().ranks() + ": "
-                + r.realised().ranks().get(0).slotOfTb().length + " threadblocks; mean CU->port hops "
+        svg.text(ox + PAD, oy + 34, 11, "start", "#555555", "rank " + rank + " of " + r.plan().ranks() + ": "
+                + range[1] + " threadblocks; mean CU->port hops (all ranks) "
                 + CanonicalJson.number(Math.round(r.placement().stats().meanCuPortHops() * 100) / 100.0));
         // dies: outline the cells of their routers
         for (Die d : topo.dies()) {
@@ -134,8 +167,7 @@ public final class Floorplan {
         int[] tbsOnCu = new int[topo.cus().size()];
         int[] domainOnCu = new int[topo.cus().size()];
         java.util.Arrays.fill(domainOnCu, -2);
-        int ntb0 = r.realised().ranks().get(0).slotOfTb().length;
-        for (int t = 0; t < ntb0; t++) {
+        for (int t = range[0]; t < range[0] + range[1]; t++) {
             int cu = r.placement().cuOfTb()[t];
             tbsOnCu[cu]++;
             if (domainOnCu[cu] == -2) domainOnCu[cu] = r.placement().domainOfTb()[t];
@@ -161,14 +193,14 @@ public final class Floorplan {
                 gx += l.cols * (CU + GAP) + PAD;
             }
         }
-        stacks(svg, r, l, x0, y0);
-        ports(svg, r, l, x0, y0, util);
+        stacks(svg, r, l, x0, y0, rank);
+        ports(svg, r, l, x0, y0, util, rank);
     }
 
-    private static void stacks(Svg svg, CompileResult r, Layout l, double x0, double y0) {
+    private static void stacks(Svg svg, CompileResult r, Layout l, double x0, double y0, int rank) {
         Topology topo = r.topology();
         int[] pages = new int[topo.stacks().size()];
-        for (PageMap pm : r.placement().pages()) if (pm.rank() == 0) for (int s : pm.stack()) pages[s]++;
+        for (PageMap pm : r.placement().pages()) if (pm.rank() == rank) for (int s : pm.stack()) pages[s]++;
         int max = 1;
         for (int p : pages) max = Math.max(max, p);
         Map<Integer, Integer> perRouter = new TreeMap<>();
@@ -179,42 +211,91 @@ public final class Floorplan {
             double w = side >= 2 ? Math.min(28, l.cellW / 2 - 4) : 14, h = side >= 2 ? 14 : Math.min(28, l.cellH / 2 - 4);
             double[] xy = edgeSlot(l, rt, side, k, w, h, x0, y0, 0.25);
             String fill = Svg.tint("#4d4d4d", 0.12 + 0.88 * pages[s.index()] / max);
-            svg.rect(xy[0], xy[1], w, h, fill, "#333333", 0.8, "HBM stack " + s.id() + ": " + pages[s.index()] + " pages of rank 0");
+            svg.rect(xy[0], xy[1], w, h, fill, "#333333", 0.8, "HBM stack " + s.id() + ": " + pages[s.index()] + " pages of rank " + rank);
         }
     }
 
-    private static void ports(Svg svg, CompileResult r, Layout l, double x0, double y0, Map<String, Double> util) {
+    private static void ports(Svg svg, CompileResult r, Layout l, double x0, double y0, Map<String, Double> util, int rank) {
         Topology topo = r.topology();
         int k = r.placement().direct() ? 1 : r.placement().granularity();
-        Map<Integer, Integer> perRouter = new TreeMap<>();
+        Map<Integer, List<Port>> byRouter = new TreeMap<>();
+        for (Port p : topo.ports()) byRouter.computeIfAbsent(p.router(), x -> new ArrayList<>()).add(p);
         int planes = topo.scaleUpPorts().size();
-        for (Port p : topo.ports()) {
-            Router rt = topo.routers().get(p.router());
-            int slot = perRouter.merge(rt.index(), 1, Integer::sum) - 1;
+        boolean direct = topo.scaleUp().peers().length > rank && topo.scaleUp().peers()[rank].length > 0;
+        for (Map.Entry<Integer, List<Port>> e : byRouter.entrySet()) {
+            Router rt = topo.routers().get(e.getKey());
             int side = l.side(rt, false);
-            double[] xy = edgeSlot(l, rt, side, slot, 5, 5, x0, y0, 0.6);
-            String fill;
-            String what;
+            List<Port> ps = e.getValue();
+            // few ports: each labelled; many: one label for the router's group
+            boolean each = ps.size() <= 2;
+            double gx0 = Double.MAX_VALUE, gy0 = Double.MAX_VALUE, gx1 = -Double.MAX_VALUE, gy1 = -Double.MAX_VALUE;
+            for (int slot = 0; slot < ps.size(); slot++) {
+                Port p = ps.get(slot);
+                double[] xy = edgeSlot(l, rt, side, slot, 5, 5, x0, y0, 0.6);
+                gx0 = Math.min(gx0, xy[0]);
+                gy0 = Math.min(gy0, xy[1]);
+                gx1 = Math.max(gx1, xy[0] + 5);
+                gy1 = Math.max(gy1, xy[1] + 5);
+                String fill;
+                String what;
+                if (p.plane() < 0) {
+                    fill = "#000000";
+                    what = p.kind().name().toLowerCase(java.util.Locale.ROOT) + " port " + p.id();
+                } else if (r.placement().direct()) {
+                    fill = color(p.plane());
+                    what = "port " + p.id() + " (plane " + p.plane() + ")";
+                } else if (k > 1) {
+                    int d = p.plane() * k / planes;
+                    fill = color(d);
+                    what = "port " + p.id() + " (plane " + p.plane() + ", domain " + d + ")";
+                } else {
+                    fill = "#7f7f7f";
+                    what = "port " + p.id() + " (plane " + p.plane() + ")";
+                }
+                if (direct && p.plane() >= 0) what += ", to GPU " + topo.scaleUp().peer(rank, p.plane());
+                if (util != null) {
+                    double u = util.getOrDefault(p.id(), 0.0);
+                    fill = Svg.tint(fill, 0.15 + 0.85 * Math.min(1, u));
+                    what += String.format(java.util.Locale.ROOT, ", %.0f %% busy", 100 * u);
+                }
+                svg.circle(xy[0] + 2.5, xy[1] + 2.5, 2.6, fill, what);
+                if (each) portLabel(svg, side, xy[0], xy[1], xy[0] + 5, xy[1] + 5, portText(topo, p, direct, rank));
+            }
+            if (!each) portLabel(svg, side, gx0, gy0, gx1, gy1, groupText(topo, ps, direct, rank));
+        }
+    }
+
+    /** "x0 → GPU 1" (direct), "p3 plane 3" (switched), "nic0". */
+    private static String portText(Topology topo, Port p, boolean direct, int rank) {
+        if (p.plane() < 0) return p.id();
+        return p.id() + (direct ? " \u2192 GPU " + topo.scaleUp().peer(rank, p.plane()) : " plane " + p.plane());
+    }
+
+    /** A router's ports in one label: their planes (switched) or peers (direct) as a range. */
+    private static String groupText(Topology topo, List<Port> ps, boolean direct, int rank) {
+        int lo = Integer.MAX_VALUE, hi = -1, io = 0;
+        for (Port p : ps) {
             if (p.plane() < 0) {
-                fill = "#000000";
-                what = p.kind().name().toLowerCase(java.util.Locale.ROOT) + " port " + p.id();
-            } else if (r.placement().direct()) {
-                fill = color(p.plane());
-                what = "port " + p.id() + " (plane " + p.plane() + ")";
-            } else if (k > 1) {
-                int d = p.plane() * k / planes;
-                fill = color(d);
-                what = "port " + p.id() + " (plane " + p.plane() + ", domain " + d + ")";
-            } else {
-                fill = "#7f7f7f";
-                what = "port " + p.id() + " (plane " + p.plane() + ")";
+                io++;
+                continue;
             }
-            if (util != null) {
-                double u = util.getOrDefault(p.id(), 0.0);
-                fill = Svg.tint(fill, 0.15 + 0.85 * Math.min(1, u));
-                what += String.format(java.util.Locale.ROOT, ", %.0f %% busy", 100 * u);
-            }
-            svg.circle(xy[0] + 2.5, xy[1] + 2.5, 2.6, fill, what);
+            lo = Math.min(lo, p.plane());
+            hi = Math.max(hi, p.plane());
+        }
+        String s = hi < 0 ? "" : (lo == hi ? "plane " + lo : "planes " + lo + "\u2013" + hi);
+        if (direct && hi >= 0) s = "to " + (hi - lo + 1) + " peers";
+        if (io > 0) s += (s.isEmpty() ? "" : ", ") + io + " host/NIC";
+        return s;
+    }
+
+    /** A label beside the ports in [x0,x1]×[y0,y1], outward from the chip. */
+    private static void portLabel(Svg svg, int side, double x0, double y0, double x1, double y1, String s) {
+        double my = (y0 + y1) / 2 + 2;
+        switch (side) {
+            case 0 -> svg.text(x0 - 2, my, 7, "end", "#444444", s);
+            case 1 -> svg.text(x1 + 2, my, 7, "start", "#444444", s);
+            case 2 -> svg.text((x0 + x1) / 2, y0 - 2, 7, "middle", "#444444", s);
+            default -> svg.text((x0 + x1) / 2, y1 + 7, 7, "middle", "#444444", s);
         }
     }
 
@@ -241,7 +322,7 @@ public final class Floorplan {
         return domain < 0 ? "#7f7f7f" : Svg.PALETTE[domain % Svg.PALETTE.length];
     }
 
-    private static void legend(Svg svg, List<CompileResult> rs, double x, double y) {
+    private static void legend(Svg svg, List<CompileResult> rs, double x, double y, boolean util) {
         int k = 1;
         boolean direct = false;
         for (CompileResult r : rs) {
@@ -251,7 +332,8 @@ public final class Floorplan {
         String label = direct ? "CU and port colour: the scale-up port (plane) the threadblocks use" : "CU and port colour: NAR domain";
         svg.text(x, y + 10, 10, "start", label);
         double cx = x + label.length() * 5.6 + 10;
-        int shown = direct ? Math.min(8, rs.get(0).topology().scaleUpPorts().size()) : k;
+        // with no NAR (k = 1) every CU and port is hashed: no domain swatches
+        int shown = direct ? Math.min(8, rs.get(0).topology().scaleUpPorts().size()) : k > 1 ? k : 0;
         for (int d = 0; d < shown; d++) {
             svg.rect(cx, y + 2, 10, 10, color(d), null, 0);
             svg.text(cx + 13, y + 11, 9, "start", String.valueOf(d));
@@ -264,6 +346,6 @@ public final class Floorplan {
         svg.text(cx + 13, y + 11, 9, "start", "idle CU");
         double y2 = y + 28;
         svg.text(x, y2, 10, "start", "darker CU = more threadblocks; edge squares = HBM stacks (darker = more pages);"
-                + " dots = I/O ports (black = host/NIC)");
+                + " dots = I/O ports (black = host/NIC)" + (util ? ", paler = less busy in the simulation" : ""));
     }
 }

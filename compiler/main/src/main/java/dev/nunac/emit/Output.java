@@ -16,7 +16,7 @@ public enum Output {
     JSON("json", "placement.json", true, PlacementJson::emit),
     HEADER("header", "placement.h", true, (r, s) -> PlacementHeader.emit(r, s)),
     REPORT("report", "report.txt", true, Report::emit),
-    SVG("svg", "floorplan.svg", false, Floorplan::render),
+    SVG("svg", "floorplan.svg", false, (r, s) -> Floorplan.render(r, s.floorplanRank())),
     /** The plan as MSCCL-IR XML; plans with one-sided steps have none (an error). */
     MSCCL_XML("msccl-xml", "plan.xml", false, r -> MscclXmlExporter.export(r.plan())),
     /**

@@ -17,6 +17,29 @@ public final class Plots {
     /** Counts over equal-width bins starting at {@code start} ns, {@code width} ns wide. */
     public record Histogram(String name, double start, double width, long[] counts) {}
 
+    /**
+     * How a series is drawn: each policy family its own hue (ua grey, numa blue, nap red, nap*
+     * green, balanced purple, auto black); the +nar variant of a family dashed, with square
+     * markers, so that nap and nap*, or numa+nar and nap+nar, are never told apart by shade alone.
+     */
+    record Style(String color, String dash, boolean square) {}
+
+    static Style style(String name, int i) {
+        // a candidate id such as "nap+nar k=2" is drawn as its policy
+        return switch (name.split(" ")[0]) {
+            case "auto" -> new Style("#000000", null, false);
+            case "ua" -> new Style("#7f7f7f", null, false);
+            case "ua+nar" -> new Style("#7f7f7f", "6,3", true);
+            case "numa" -> new Style("#1f77b4", null, false);
+            case "numa+nar" -> new Style("#1f77b4", "6,3", true);
+            case "nap" -> new Style("#d62728", null, false);
+            case "nap+nar" -> new Style("#d62728", "6,3", true);
+            case "nap*" -> new Style("#2ca02c", null, false);
+            case "balanced" -> new Style("#9467bd", "2,2", true);
+            default -> new Style(Svg.PALETTE[i % Svg.PALETTE.length], null, false);
+        };
+    }
+
     static final double W = 720, H = 420, L = 70, R = 170, T = 50, B = 60;
 
     public static String lineChart(String title, String xLabel, String yLabel, List<String> xs, List<Series> series,
@@ -25,7 +48,8 @@ public final class Plots {
         for (Series s : series) for (double v : s.y()) if (!Double.isNaN(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
         if (reference != null) { lo = Math.min(lo, reference); hi = Math.max(hi, reference); }
         if (lo == Double.POSITIVE_INFINITY) { lo = 0; hi = 1; }
-        double[] ticks = ticks(Math.min(lo, 0.0 + lo), hi);
+        // a margin below the lowest value, so that a line at the bottom (ua at 1) is not hidden by the axis
+        double[] ticks = ticks(lo - 0.05 * Math.max(hi - lo, 1e-9), hi);
         double y0 = ticks[0], y1 = ticks[ticks.length - 1];
         Svg svg = frame(title, xLabel, yLabel);
         double pw = W - L - R, ph = H - T - B;
@@ -42,18 +66,21 @@ public final class Plots {
         }
         for (int s = 0; s < series.size(); s++) {
             double[] v = series.get(s).y();
-            String c = Svg.PALETTE[s % Svg.PALETTE.length];
+            Style st = style(series.get(s).name(), s);
+            String c = st.color();
             int m = 0;
             double[] px = new double[n], py = new double[n];
             for (int i = 0; i < Math.min(n, v.length); i++) {
                 if (Double.isNaN(v[i])) continue;
                 px[m] = L + (n == 1 ? pw / 2 : i * pw / (n - 1));
                 py[m] = T + ph - (v[i] - y0) / (y1 - y0) * ph;
-                svg.circle(px[m], py[m], 3, c, series.get(s).name() + " at " + xs.get(i) + ": " + CanonicalJson.number(v[i]));
+                String tip = series.get(s).name() + " at " + xs.get(i) + ": " + CanonicalJson.number(v[i]);
+                if (st.square()) svg.rect(px[m] - 3.5, py[m] - 3.5, 7, 7, "none", c, 1.5, tip);
+                else svg.circle(px[m], py[m], 3, c, tip);
                 m++;
             }
-            if (m > 1) svg.polyline(java.util.Arrays.copyOf(px, m), java.util.Arrays.copyOf(py, m), c, 2);
-            legendEntry(svg, s, series.get(s).name(), c);
+            if (m > 1) svg.polyline(java.util.Arrays.copyOf(px, m), java.util.Arrays.copyOf(py, m), c, 2, st.dash());
+            legendEntry(svg, s, series.get(s).name(), st);
         }
         return svg.end();
     }
@@ -80,7 +107,8 @@ public final class Plots {
         }
         for (int s = 0; s < hs.size(); s++) {
             Histogram h = hs.get(s);
-            String c = Svg.PALETTE[s % Svg.PALETTE.length];
+            Style st = style(h.name(), s);
+            String c = st.color();
             for (int i = 0; i < h.counts().length; i++) {
                 if (h.counts()[i] == 0) continue;
                 double bx = L + (h.start() + i * h.width() - xlo) / (xhi - xlo) * pw;
@@ -89,7 +117,7 @@ public final class Plots {
                 svg.raw("<rect x=\"" + Svg.n(bx) + "\" y=\"" + Svg.n(T + ph - bh) + "\" width=\"" + Svg.n(Math.max(bw - 0.5, 0.5))
                         + "\" height=\"" + Svg.n(bh) + "\" fill=\"" + c + "\" fill-opacity=\"0.55\"/>\n");
             }
-            legendEntry(svg, s, h.name(), c);
+            legendEntry(svg, s, h.name(), new Style(c, null, false));
         }
         return svg.end();
     }
@@ -115,10 +143,15 @@ public final class Plots {
         }
     }
 
-    private static void legendEntry(Svg svg, int i, String name, String color) {
+    private static void legendEntry(Svg svg, int i, String name, Style st) {
         double y = T + 10 + i * 18;
-        svg.rect(W - R + 16, y - 9, 12, 12, color, null, 0);
-        svg.text(W - R + 34, y + 1, 11, "start", name);
+        if (st.dash() == null && !st.square()) {
+            svg.rect(W - R + 12, y - 9, 20, 12, st.color(), null, 0);
+        } else {
+            svg.polyline(new double[] {W - R + 12, W - R + 32}, new double[] {y - 3, y - 3}, st.color(), 2, st.dash());
+            if (st.square()) svg.rect(W - R + 18.5, y - 6.5, 7, 7, "#ffffff", st.color(), 1.5);
+        }
+        svg.text(W - R + 38, y + 1, 11, "start", name);
     }
 
     /** About five round ticks covering [lo, hi]. */

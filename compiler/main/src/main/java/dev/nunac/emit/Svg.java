@@ -44,8 +44,14 @@ final class Svg {
     }
 
     Svg polyline(double[] xs, double[] ys, String stroke, double width) {
-        sb.append("<polyline fill=\"none\" stroke=\"").append(stroke).append("\" stroke-width=\"").append(n(width))
-                .append("\" points=\"");
+        return polyline(xs, ys, stroke, width, null);
+    }
+
+    /** {@code dash}: an SVG stroke-dasharray such as "6,3", or null for a solid line. */
+    Svg polyline(double[] xs, double[] ys, String stroke, double width, String dash) {
+        sb.append("<polyline fill=\"none\" stroke=\"").append(stroke).append("\" stroke-width=\"").append(n(width));
+        if (dash != null) sb.append("\" stroke-dasharray=\"").append(dash);
+        sb.append("\" points=\"");
         for (int i = 0; i < xs.length; i++) sb.append(i > 0 ? " " : "").append(n(xs[i])).append(',').append(n(ys[i]));
         sb.append("\"/>\n");
         return this;

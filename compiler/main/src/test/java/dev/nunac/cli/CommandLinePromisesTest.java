@@ -153,7 +153,7 @@ class CommandLinePromisesTest {
         assertEquals(0, p.exit(), p.err());
         String speedup = Files.readString(out.resolve("speedup.svg"));
         assertTrue(speedup.contains(">1MiB</text>") && speedup.contains(">100KB</text>"), speedup);
-        assertTrue(Files.readString(out.resolve("store-latency.svg")).contains(", 1MiB: one-way store latency"));
+        assertTrue(Files.readString(out.resolve("store-latency.svg")).contains(", 1MiB: simulated one-way store latency"));
         usageError(CliRun.of("compare", plan, "--topo", "nuna-4die", "--sizes", "1MB,1000KB"),
                 "nunac compare: --sizes: 1MB and 1000KB are the same size\n", "compare");
         usageError(CliRun.of("compare", plan, "--topo", "nuna-4die", "--sizes", "1MB,1MB"), "nunac compare: --sizes: 1MB is given twice\n",

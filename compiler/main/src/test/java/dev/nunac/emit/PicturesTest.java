@@ -43,6 +43,23 @@ class PicturesTest {
     }
 
     @Test
+    void floorplanShowsTheChosenRankAndRefusesOneOutOfRange() throws Exception {
+        String plan = TestPaths.examples().resolve("allgather-direct.msccl").toString();
+        Path out = tmp.resolve("rank3");
+        CliRun r = CliRun.of(plan, "--topo", "mi300x", "-D", "ranks=8", "--emit", "svg", "--rank", "3", "-o", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        String svg = Files.readString(out.resolve("floorplan.svg"));
+        assertXml(svg);
+        org.junit.jupiter.api.Assertions.assertTrue(svg.contains("rank 3 of 8"), svg);
+        // ports name the GPU they reach from rank 3
+        org.junit.jupiter.api.Assertions.assertTrue(svg.contains("\u2192 GPU 4"), svg);
+        CliRun bad = CliRun.of(plan, "--topo", "mi300x", "-D", "ranks=8", "--emit", "svg", "--rank", "8", "-o", out.toString());
+        assertEquals(2, bad.exit(), bad.err());
+        org.junit.jupiter.api.Assertions.assertTrue(bad.err().contains("--rank: expected a rank from 0 to 7 (the plan has 8 ranks), got '8'"),
+                bad.err());
+    }
+
+    @Test
     void plotsAreValidXmlAndStable() throws Exception {
         String line = Plots.lineChart("speedup over UA", "collective size", "speedup", List.of("100kB", "1MB", "10MB"),
                 List.of(new Plots.Series("nap+nar", new double[] {1.8, 1.5, 1.1}), new Plots.Series("ua+nar",

@@ -25,7 +25,7 @@ class ProgressTest {
         assertTrue(Progress.isTerminalDevice("/dev/pts/3"));
         assertTrue(Progress.isTerminalDevice("/dev/tty1"));
         assertFalse(Progress.isTerminalDevice("pipe:[12345]"));
-        assertFalse(Progress.isTerminalDevice("/tmp/log.txt"));
+        assertFalse(Progress.isTerminalDevice("out/log.txt"));
         assertFalse(Progress.isTerminalDevice("/dev/null"));
     }
 

@@ -101,30 +101,8 @@ class PlacedMscclppJsonTest {
         Diagnostics d = new Diagnostics();
         CheckPass.check(back, d);
         assertFalse(d.hasErrors(), what + ": " + d.all());
-        assertEquals(IrCompare.body(sortedDeps(r.plan())), IrCompare.body(sortedDeps(unplace(back, origOf))),
+        assertEquals(IrCompare.body(sortedDeps(r.plan())), IrCompare.body(sortedDeps(PlacedXmlTest.unplace(back, origOf))),
                 what + ": same IR up to renumbering");
-    }
-
-    static Plan unplace(Plan back, List<int[]> origOf) {
-        List<RankPlan> ranks = new ArrayList<>();
-        for (RankPlan rp : back.rankPlans()) {
-            int[] o = origOf.get(rp.rank());
-            int n = 0;
-            for (int x : o) if (x >= 0) n++;
-            Threadblock[] tbs = new Threadblock[n];
-            for (Threadblock t : rp.threadblocks()) {
-                if (o[t.id()] < 0) continue;
-                List<Step> steps = new ArrayList<>();
-                for (Step s : t.steps()) {
-                    List<Dep> deps = new ArrayList<>();
-                    for (Dep dp : s.deps()) deps.add(new Dep(o[dp.tb()], dp.step()));
-                    steps.add(s.withDeps(deps));
-                }
-                tbs[o[t.id()]] = t.withId(o[t.id()]).withSteps(steps);
-            }
-            ranks.add(new RankPlan(rp.rank(), rp.buffers(), List.of(tbs)));
-        }
-        return back.withRankPlans(ranks);
     }
 
     /** Dependencies in one order: the importer lists them in the order it meets threadblocks. */

@@ -59,7 +59,14 @@ public final class OutputFiles {
             }
             int i = 0;
             for (Map.Entry<String, Path> t : targets.entrySet()) {
-                move(temps.get(i++), t.getValue());
+                try {
+                    move(temps.get(i++), t.getValue());
+                } catch (IOException e) {
+                    // Renames are atomic one file at a time only: say which outputs are already new.
+                    throw new CompileException(ErrorKind.INPUT, SourcePos.of(dir.resolve(t.getKey()).toString()), "cannot replace it: "
+                            + reason(e) + (written.isEmpty() ? "; no output was changed"
+                                    : "; already written: " + String.join(", ", written.stream().map(w -> w.getFileName().toString()).toList())));
+                }
                 written.add(dir.resolve(t.getKey()));
             }
             return written;

@@ -8,6 +8,7 @@
  * Usage: nunart-driver-test TABLES_DIR MOCKS_DIR SCRATCH_DIR.  Exit: 0 all passed, 1 a failure. */
 #include "nunart.h"
 #include "../../../tools/fidelity.h"
+#include "check.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -16,19 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int failures, passed;
 static const char *mocks, *tables, *scratch;
 
-static void fail(const char *test, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(const char *test, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL %s: ", test);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    failures++;
-}
 
 static char *slurp(const char *name) {
     char path[4096];

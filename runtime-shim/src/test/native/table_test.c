@@ -7,6 +7,7 @@
  * Usage: nunart-native-test TABLES_DIR [MOCKS_DIR]   (without MOCKS_DIR only the host runs)
  * Exit: 0 all passed, 1 a test failed. */
 #include "nunart.h"
+#include "check.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -14,19 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, passed;
 static const char *mocks;
 
-static void fail(const char *test, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(const char *test, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL %s: ", test);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    failures++;
-}
 
 static char *slurp(const char *path) {
     FILE *f = fopen(path, "rb");

@@ -3,11 +3,13 @@ package dev.nunac.cli;
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
+import dev.nunac.driver.PlanSource;
 import dev.nunac.driver.Tuning;
 import dev.nunac.emit.EmitSettings;
 import dev.nunac.emit.Emission;
 import dev.nunac.emit.Output;
 import dev.nunac.emit.OutputFiles;
+import dev.nunac.emit.RcclLimits;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Pipeline;
 import dev.nunac.passes.place.PlacementOptions;
@@ -76,7 +78,7 @@ final class CompileCommand implements Command {
         PlacementOptions opts = CommonOptions.placementOptions(cl);
         if (emit.contains(Output.PLACED_XML)) {
             // A placed XML that RCCL refuses helps no one: choose among placements whose grid RCCL launches.
-            opts = opts.withMaxBlocks(dev.nunac.emit.RcclLimits.MAX_THREADBLOCKS_PER_GPU);
+            opts = opts.withMaxBlocks(RcclLimits.MAX_THREADBLOCKS_PER_GPU);
         }
         String dumpAfter = cl.getOptionValue("dump-after");
         if (dumpAfter != null && !Driver.PIPELINE.names().contains(dumpAfter)) {
@@ -109,7 +111,7 @@ final class CompileCommand implements Command {
         if (emit.contains(Output.PLACED_JSON)) {
             // The placed JSON rewrites the file itself, keeping every member the executor reads.
             var limits = CommonOptions.limits(cl);
-            r = r.withSource(new dev.nunac.driver.PlanSource(planPath.toString(), PlanLoader.readBytes(planPath, limits), limits));
+            r = r.withSource(new PlanSource(planPath.toString(), PlanLoader.readBytes(planPath, limits), limits));
         }
         long tPlaced = System.nanoTime();
         OutputFiles out = new OutputFiles();

@@ -118,13 +118,12 @@ public final class PlacementSearch extends BasePass {
         PlacementInput in = given.withSize(opt.sizeBytes()).withRepack(opt.repack());
         Topology topo = in.topology();
         checkPages(in, opt);
-        LogicalGroups[] groupsOf = {paperGroups, null};
         // UA comes first in every space; its placement says how many pages every candidate maps
-        Placement first = place(in, groupsOf, space(topo, opt).get(0));
+        Placement first = place(in, new Groups(paperGroups, null), space(topo, opt).get(0)); // UA needs no balanced groups
         boolean reduced = in.plan().stepCount() > settings.fullSpaceSteps() || pageEntries(first) > settings.fullSpacePages();
         List<Candidate> space = reduced ? reducedSpace(topo, opt) : space(topo, opt);
-        groupsOf[1] = space.stream().anyMatch(c -> c.policy().balanced) ? LogicalAllocation.allocate(in.accesses(), false) : null;
-        LogicalGroups balanced = groupsOf[1];
+        Groups groupsOf = new Groups(paperGroups,
+                space.stream().anyMatch(c -> c.policy().balanced) ? LogicalAllocation.allocate(in.accesses(), false) : null);
         CostModel analytic = new AnalyticModel();
         // Page maps grow with the size (a 64-rank 1 GB all-to-all: about half a gigabyte per
         // placement): when the whole space's would not fit in memory, a candidate's placement is
@@ -143,7 +142,7 @@ public final class PlacementSearch extends BasePass {
                     && (bestBalanced == null || s.analyticNs() < bestBalanced.analyticNs())) bestBalanced = s;
         }
         if (bestBalanced != null && settings.refineRounds() > 0 && !reduced) {
-            Scored refined = Refinement.refine(in, balanced, placed(in, groupsOf, bestBalanced), analytic, settings.refineRounds());
+            Scored refined = Refinement.refine(in, groupsOf.balanced(), placed(in, groupsOf, bestBalanced), analytic, settings.refineRounds());
             if (refined != null) all.add(refined);
         }
         Set<Candidate> tooWide = tooWide(in, groupsOf, all, opt);
@@ -202,15 +201,18 @@ public final class PlacementSearch extends BasePass {
         return new SearchResult(chosen, baseline, kept, simulate, ideal, opt.searches(), reason);
     }
 
-    /** A candidate's placement; {@code groupsOf} holds the paper's logical groups, then the balanced policy's. */
-    static Placement place(PlacementInput in, LogicalGroups[] groupsOf, Candidate c) {
-        LogicalGroups groups = c.policy().balanced ? groupsOf[1] : groupsOf[0];
+    /** The paper's logical groups, and the balanced policy's (null when no candidate is balanced). */
+    record Groups(LogicalGroups paper, LogicalGroups balanced) {}
+
+    /** A candidate's placement. */
+    static Placement place(PlacementInput in, Groups groupsOf, Candidate c) {
+        LogicalGroups groups = c.policy().balanced ? groupsOf.balanced() : groupsOf.paper();
         int[] domains = c.byAddress() > 0 ? DomainAssignment.byAddress(in, groups, c.byAddress()) : null;
         return Placer.place(in, groups, c.policy(), c.granularity(), domains);
     }
 
     /** The scored candidate with its placement, made again if it was dropped (a refined one always keeps its own). */
-    static Scored placed(PlacementInput in, LogicalGroups[] groupsOf, Scored s) {
+    static Scored placed(PlacementInput in, Groups groupsOf, Scored s) {
         return s.placement() != null ? s : new Scored(s.candidate(), place(in, groupsOf, s.candidate()), s.analyticNs(), s.simulated());
     }
 
@@ -230,7 +232,7 @@ public final class PlacementSearch extends BasePass {
      * rank; none when there is no bound, or when no candidate the options allow fits (then the
      * bound cannot be met, and whatever must launch the grid says so).
      */
-    static Set<Candidate> tooWide(PlacementInput in, LogicalGroups[] groupsOf, List<Scored> all, PlacementOptions opt) {
+    static Set<Candidate> tooWide(PlacementInput in, Groups groupsOf, List<Scored> all, PlacementOptions opt) {
         if (opt.maxBlocks() <= 0) return Set.of();
         Set<Candidate> out = new HashSet<>();
         for (Scored s : all) {

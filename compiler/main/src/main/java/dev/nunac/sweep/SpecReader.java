@@ -70,13 +70,13 @@ public final class SpecReader {
         JNode description = o.fields().get("description");
         if (description != null && !(description instanceof JNode.JString)) throw expected(description, "description", "a string");
         int nar = nar(o.fields().get("nar"));
+        JNode.JArray plans = array(o.fields().get("plans"), "plans");
         List<Integer> gpus = gpus(o.fields().get("gpus"));
         List<SweepSpec.TopoCase> topos = topologies(array(o.fields().get("topologies"), "topologies"));
         Map<Long, String> sizes = sizes(array(o.fields().get("sizes"), "sizes"));
         List<String> rows = policies(o.fields().get("policies"));
         List<SweepSpec.Point> points = new ArrayList<>();
         Map<String, SourcePos> ids = new HashMap<>();
-        JNode.JArray plans = array(o.fields().get("plans"), "plans");
         for (int i = 0; i < plans.items().size(); i++) {
             JNode entry = plans.items().get(i);
             for (SweepSpec.PlanCase c : cases(entry, "plans[" + i + "]", gpus)) {
@@ -131,10 +131,25 @@ public final class SpecReader {
                     defines.put("ranks", String.valueOf(g));
                     caseId += ".g" + g;
                 }
-                out.add(new SweepSpec.PlanCase(label, caseId, planFile, defines, PlanLoader.load(resolved, defines, Limits.DEFAULT)));
+                out.add(new SweepSpec.PlanCase(label, caseId, planFile, defines, load(resolved, defines,
+                        definesNode != null ? definesNode.pos() : planNode.pos(), path)));
             }
         }
         return out;
+    }
+
+    /**
+     * Loads a plan at a parameter set. A parameter the plan refuses (unknown, or not a value it
+     * takes) is the spec's mistake, and is reported at the spec's "defines".
+     */
+    private static dev.nunac.ir.Plan load(Path plan, Map<String, String> defines, SourcePos at, String path) {
+        try {
+            return PlanLoader.load(plan, defines, Limits.DEFAULT);
+        } catch (CompileException e) {
+            if (e.kind() != ErrorKind.USAGE) throw e;
+            String m = e.diagnostics().get(0).message();
+            throw error(at, path + ".defines: " + (m.startsWith("-D ") ? m.substring(3) : m));
+        }
     }
 
     /** No "defines": one empty set; an object: one set; an array of objects: one set each. */

@@ -32,7 +32,7 @@ import java.util.TreeMap;
  * {@code file:line:col}, exit 1.
  */
 public final class SpecReader {
-    static final Set<String> FIELDS = Set.of("$schema", "description", "plans", "gpus", "topologies", "sizes", "policies", "nar");
+    static final Set<String> FIELDS = Set.of("$schema", "description", "plans", "gpus", "topologies", "sizes", "policies", "nar", "layout");
     static final Set<String> PLAN_FIELDS = Set.of("plan", "name", "defines");
     /** Point ids are file names: kept short and to characters every file system takes. */
     static final int MAX_ID = 200;
@@ -70,6 +70,7 @@ public final class SpecReader {
         JNode description = o.fields().get("description");
         if (description != null && !(description instanceof JNode.JString)) throw expected(description, "description", "a string");
         int nar = nar(o.fields().get("nar"));
+        boolean packed = layout(o.fields().get("layout"));
         JNode.JArray plans = array(o.fields().get("plans"), "plans");
         List<Integer> gpus = gpus(o.fields().get("gpus"));
         List<SweepSpec.TopoCase> topos = topologies(array(o.fields().get("topologies"), "topologies"));
@@ -96,7 +97,7 @@ public final class SpecReader {
                 }
             }
         }
-        return new SweepSpec(points, rows, nar, sizes.keySet().iterator().next());
+        return new SweepSpec(points, rows, nar, packed, sizes.keySet().iterator().next());
     }
 
     /** A plan entry's cases: one per parameter set and GPU count, each loaded. */
@@ -277,6 +278,13 @@ public final class SpecReader {
             return num.value().intValueExact();
         }
         throw expected(n, "nar", "\"auto\", \"off\" or a positive granularity");
+    }
+
+    /** "natural" (the default: the collective's buffers keep the caller's layout) or "packed", as --layout. */
+    private boolean layout(JNode n) {
+        if (n == null) return false;
+        if (n instanceof JNode.JString s && (s.value().equals("natural") || s.value().equals("packed"))) return s.value().equals("packed");
+        throw expected(n, "layout", "\"natural\" or \"packed\"");
     }
 
     /** A label made of the characters a point id may hold; the spec's own text where it has no others. */

@@ -57,8 +57,7 @@ public final class SweepRun {
             listener.computing(i, todo.size(), p);
             // points of one plan and topology come one after another: each is compiled once, then searched per size
             if (compiledFor == null || compiledFor.plan() != p.plan() || compiledFor.topo() != p.topo()) {
-                compiled = Driver.compile(p.plan().plan(), p.topo().topology(), new PlacementOptions(Policy.UA, spec.nar(), spec.compileSize()),
-                        false, null, null);
+                compiled = Driver.compile(p.plan().plan(), p.topo().topology(), new PlacementOptions(Policy.UA, spec.nar(), spec.compileSize()).withRepack(spec.packed()), false, null, null);
                 compiledFor = p;
             }
             PointResult r = PointResult.of(p, cells(spec, compiled, p.sizeBytes()));
@@ -71,7 +70,8 @@ public final class SweepRun {
     static List<PolicyComparison.Cell> cells(SweepSpec spec, CompileResult compiled, long size) {
         List<Policy> policies = new ArrayList<>();
         for (String row : spec.rows()) if (!row.equals(PolicyComparison.AUTO)) policies.add(Policy.parse(row).orElseThrow());
-        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, List.of(size), spec.nar(), spec.rows().contains(PolicyComparison.AUTO));
+        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, List.of(size), spec.nar(), spec.packed(),
+                spec.rows().contains(PolicyComparison.AUTO), dev.nunac.compare.Progress.NONE, Long::toString);
         List<PolicyComparison.Cell> out = new ArrayList<>();
         for (String row : spec.rows()) {
             for (PolicyComparison.Cell c : cells) if (c.row().equals(row)) out.add(c);

@@ -120,6 +120,7 @@ class SpecReaderTest {
                 {ag + ok + ", \"policies\": [\"fastest\"]}", "\"fastest", "unknown policy 'fastest'"},
                 {ag + ok + ", \"policies\": [\"ua\", \"ua\"]}", "last:\"ua", "ua is given twice"},
                 {ag + ok + ", \"nar\": \"sometimes\"}", "\"sometimes", "nar: expected \"auto\", \"off\""},
+                {ag + ok + ", \"layout\": \"tight\"}", "\"tight", "layout: expected \"natural\" or \"packed\""},
                 {"{\"plans\": [\"allgather-direct.msccl\",], " + ok + "}", "],", "malformed JSON"},
                 {ag.substring(0, ag.length() - 2) + "\n, " + ok + "\n} {}", "last:{", "unexpected content after the end"},
                 {"[1]", "[", "expected an object"},
@@ -143,6 +144,33 @@ class SpecReaderTest {
         assertTrue(i >= 0, marker);
         int line = 1 + (int) text.substring(0, i).chars().filter(ch -> ch == '\n').count();
         return line + ":" + (i - text.lastIndexOf('\n', i - 1));
+    }
+
+    @Test
+    void theFig9SpecInBenchIsTheReproductionsGrid() {
+        SweepSpec s = SpecReader.read(TestPaths.repoRoot().resolve("bench/sweep-fig9.json"));
+        assertEquals(3 * 6 * 5, s.points().size());
+        assertEquals("allgather-direct.tbs_per_peer=1.g2.nuna-4die.100KB", s.points().get(0).id());
+        assertEquals("alltoall-direct.tbs_per_peer=1.g64.nuna-4die.1GB", s.points().get(s.points().size() - 1).id());
+        assertEquals(List.of("ua", "ua+nar", "numa+nar", "nap+nar", "auto"), s.rows());
+        assertTrue(s.packed(), "the paper assumes packed buffers");
+    }
+
+    /** docs/schema/sweep.schema.json names the fields the reader takes and the policies there are. */
+    @Test
+    void theSchemaIsInStepWithTheReader() throws Exception {
+        var schema = new com.fasterxml.jackson.databind.ObjectMapper().readTree(TestPaths.repoRoot().resolve("docs/schema/sweep.schema.json").toFile());
+        java.util.Set<String> fields = new java.util.TreeSet<>();
+        schema.get("properties").fieldNames().forEachRemaining(fields::add);
+        assertEquals(new java.util.TreeSet<>(SpecReader.FIELDS), fields);
+        java.util.Set<String> planFields = new java.util.TreeSet<>();
+        schema.get("properties").get("plans").get("items").get("oneOf").get(1).get("properties").fieldNames().forEachRemaining(planFields::add);
+        assertEquals(new java.util.TreeSet<>(SpecReader.PLAN_FIELDS), planFields);
+        List<String> policies = new java.util.ArrayList<>();
+        schema.get("properties").get("policies").get("items").get("enum").forEach(n -> policies.add(n.asText()));
+        List<String> known = new java.util.ArrayList<>(List.of("auto"));
+        for (dev.nunac.passes.place.Policy p : dev.nunac.passes.place.Policy.values()) known.add(p.id());
+        assertEquals(known, policies);
     }
 
     @Test

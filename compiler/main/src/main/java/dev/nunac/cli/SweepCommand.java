@@ -69,13 +69,17 @@ final class SweepCommand implements Command {
         SweepRun.Outcome o;
         boolean quiet = cl.hasOption("quiet");
         boolean terminal = io.err() == System.err && Progress.terminal();
-        try (Progress progress = Progress.start(io.err(), Progress.shown(terminal, quiet), "sweep", 0)) {
+        // the count of points to compute is known once the run has seen which are done
+        Progress[] progress = {Progress.NONE};
+        try {
             o = SweepRun.run(spec, dir, shard, (done, total, p) -> {
-                String what = String.format(Locale.ROOT, "%d/%d: %s", done + 1, total, p.id());
+                if (done == 0) progress[0] = Progress.start(io.err(), Progress.shown(terminal, quiet), "sweep", total);
                 // a job's log is not a terminal: there, one line per point says how far the shard is
-                if (terminal) progress.step(what);
-                else if (!quiet) io.err().println("nunac: sweep " + what);
+                if (terminal) progress[0].step(p.id());
+                else if (!quiet) io.err().printf(Locale.ROOT, "nunac: sweep %d/%d: %s%n", done + 1, total, p.id());
             });
+        } finally {
+            progress[0].close();
         }
         io.out().printf(Locale.ROOT, "nunac: sweep%s: %d of %d points, %d computed, %d already done; results in %s%n",
                 shard.count() > 1 ? " shard " + shard : "", o.inShard(), o.points(), o.computed(), o.skipped(), dir.resolve(SweepRun.POINTS));

@@ -95,8 +95,8 @@ public final class SweepRun {
                 throw new CompileException(ErrorKind.INPUT, SourcePos.of(m.toString()), "cannot read: " + e.getMessage());
             }
             if (!theirs.equals(ours)) {
-                throw new CompileException(ErrorKind.INPUT, SourcePos.of(m.toString()), "this folder holds another sweep (other points,"
-                        + " policies or NAR setting); give another -o DIR, or remove the folder to start again");
+                throw new CompileException(ErrorKind.INPUT, SourcePos.of(m.toString()), "this folder holds another sweep (other points, policies,"
+                        + " NAR setting or layout); give another -o DIR, or remove the folder to start again");
             }
             return;
         }

@@ -46,7 +46,8 @@ final class SweepCommand implements Command {
                 .desc("run only the i-th of n disjoint parts of the sweep, counted from 0 as SLURM_ARRAY_TASK_ID and"
                         + " JOB_COMPLETION_INDEX are (default 0/1, all points)").get());
         o.addOption(Option.builder().longOpt("allow-missing").desc("merge: merge the points there are when some have no result yet").get());
-        CommonOptions.addQuietOption(o);
+        o.addOption(Option.builder("q").longOpt("quiet").desc("show no progress on standard error (a line kept up to date on a"
+                + " terminal, one line per point elsewhere)").get());
         o.addOption(Option.builder().longOpt("verbose").desc("show internal details of failures").get());
         return o;
     }

@@ -5,6 +5,8 @@
 #                                     100 kB-1 GB; about 35 minutes on two cores)
 #   bench/reproduce-paper.sh --search docs/search-acceptance.md (the default compile's search over
 #                                     the same grid; about an hour on two cores)
+# The Fig. 9 grid also runs as a sweep, in parts on a cluster's job array (docs/sweep.md):
+#   nunac sweep bench/sweep-fig9.json -o fig9 [--shard i/n]; nunac sweep merge fig9
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/nunac" --version >/dev/null

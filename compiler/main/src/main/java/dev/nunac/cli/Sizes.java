@@ -6,10 +6,10 @@ import java.util.Locale;
  * Byte sizes on the command line: 1048576, 100KB (10^3), 1MiB (2^20), 1GB ... {@link #format}
  * names a size no user wrote, in the units the command line accepts.
  */
-final class Sizes {
+public final class Sizes {
     private Sizes() {}
 
-    static long parse(String text) {
+    public static long parse(String text) {
         String s = text.trim().replace("_", "");
         String num = s.replaceAll("[A-Za-z]+$", "");
         String unit = s.substring(num.length()).toLowerCase(Locale.ROOT);
@@ -51,7 +51,7 @@ final class Sizes {
         return out;
     }
 
-    static String format(long bytes) {
+    public static String format(long bytes) {
         if (bytes >= 1_000_000_000L && bytes % 1_000_000_000L == 0) return bytes / 1_000_000_000L + "GB";
         if (bytes >= 1_000_000L && bytes % 1_000_000L == 0) return bytes / 1_000_000L + "MB";
         if (bytes >= 1000L && bytes % 1000L == 0) return bytes / 1000L + "KB";

@@ -39,24 +39,34 @@ public final class PolicyComparison {
     /** As above, a step of {@code progress} per row and size (labelled with {@code fmt} of the size). */
     public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean withAuto,
                                  Progress progress, java.util.function.LongFunction<String> fmt) {
+        return run(compiled, policies, sizes, nar, false, withAuto, progress, fmt);
+    }
+
+    /** As above, with chunks smaller than a page repacked in every buffer when {@code repack} ({@code --layout packed}). */
+    public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean repack, boolean withAuto,
+                                 Progress progress, java.util.function.LongFunction<String> fmt) {
         // Every size is checked before the first is searched: a sweep is not run to fail at its last size.
         for (long size : sizes) PlacementSearch.checkPages(compiled.input().withSize(size), compiled.options());
         List<Cell> out = new ArrayList<>();
         for (long size : sizes) {
             if (withAuto) {
                 progress.step(AUTO + " at " + fmt.apply(size));
-                out.add(cell(AUTO, size, search(compiled, Policy.all(), nar, size)));
+                out.add(cell(AUTO, size, search(compiled, Policy.all(), nar, size, repack)));
             }
             for (Policy p : policies) {
                 progress.step(p.id() + " at " + fmt.apply(size));
-                out.add(cell(p.id(), size, search(compiled, EnumSet.of(p), nar, size)));
+                out.add(cell(p.id(), size, search(compiled, EnumSet.of(p), nar, size, repack)));
             }
         }
         return List.copyOf(out);
     }
 
     public static SearchResult search(CompileResult compiled, Set<Policy> policies, int nar, long size) {
-        return Driver.searchAgain(compiled, new PlacementOptions(policies, nar, size).withMaxPages(compiled.options().maxPages()));
+        return search(compiled, policies, nar, size, false);
+    }
+
+    static SearchResult search(CompileResult compiled, Set<Policy> policies, int nar, long size, boolean repack) {
+        return Driver.searchAgain(compiled, new PlacementOptions(policies, nar, size, repack).withMaxPages(compiled.options().maxPages()));
     }
 
     static Cell cell(String row, long size, SearchResult s) {

@@ -19,6 +19,8 @@ public final class ChunkSpace {
     private final List<Storage> view = java.util.Collections.unmodifiableList(storages);
     private final List<Map<String, Storage>> byRank = new ArrayList<>();
     private final int size;
+    /** The most chunks of any rank's input or output storage (at least 1): what fixes the chunk size. */
+    private final int collectiveChunks;
     /** Each storage's first id, in order: the binary search of {@link #storageIndexOf} runs on it. */
     private final int[] firstIds;
     /** Per rank, every buffer name with its aliasing resolved once: id = base + index. */
@@ -47,6 +49,9 @@ public final class ChunkSpace {
             byRank.add(m);
         }
         size = next;
+        int most = 1;
+        for (Storage s : storages) if (s.buffer().equals(Buffer.INPUT) || s.buffer().equals(Buffer.OUTPUT)) most = Math.max(most, s.chunks());
+        collectiveChunks = most;
         firstIds = storages.stream().mapToInt(Storage::firstId).toArray();
         names = new Name[plan.ranks()][];
         for (RankPlan rp : plan.rankPlans()) {
@@ -112,6 +117,11 @@ public final class ChunkSpace {
     }
 
     /** The storages in id order (unmodifiable). */
+    /** The most chunks of any rank's input or output storage, at least 1 (the collective's size spreads over them). */
+    public int collectiveChunks() {
+        return collectiveChunks;
+    }
+
     public List<Storage> storages() {
         return view;
     }

@@ -23,11 +23,7 @@ public record PlacementInput(Plan plan, Accesses accesses, Topology topology, lo
     }
 
     public static long chunkBytes(Accesses acc, long sizeBytes) {
-        int max = 1;
-        for (ChunkSpace.Storage s : acc.space().storages()) {
-            if (s.buffer().equals("input") || s.buffer().equals("output")) max = Math.max(max, s.chunks());
-        }
-        return Math.max(1, sizeBytes / max);
+        return Math.max(1, sizeBytes / acc.space().collectiveChunks());
     }
 
     /**

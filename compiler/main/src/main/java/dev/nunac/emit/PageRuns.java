@@ -56,7 +56,7 @@ public final class PageRuns {
     /**
      * The period the map is written with: the smallest P ≤ {@link #MAX_PERIOD} with
      * {@code map[p] == map[p - P]} for every page, when its first P pages take fewer runs than the
-     * whole map; else the map's length (no repetition).
+     * whole map; else the map's length (no repetition; 1 for an empty map).
      */
     public static int period(int[] map) {
         int whole = encode(map).length;
@@ -65,7 +65,7 @@ public final class PageRuns {
             for (int p = per; p < map.length && repeats; p++) repeats = map[p] == map[p - per];
             if (repeats) return encode(Arrays.copyOf(map, per)).length < whole ? per : map.length;
         }
-        return map.length;
+        return Math.max(1, map.length);
     }
 
     /** The runs of the first {@code period} pages (all of them when period is the length). */

@@ -87,6 +87,9 @@ final class CompileCommand implements Command {
         if (perRank && cl.hasOption("compact")) {
             throw new UsageException(NAME, "--per-rank writes the compact form already; --compact is for the whole-plan files");
         }
+        if (perRank && java.util.Collections.disjoint(emit, PER_RANK)) {
+            throw new UsageException(NAME, "--per-rank: no per-rank output among those asked for (json, header, launch)");
+        }
         PlacementOptions opts = CommonOptions.placementOptions(cl);
         if (emit.contains(Output.PLACED_XML)) {
             // A placed XML that RCCL refuses helps no one: choose among placements whose grid RCCL launches.

@@ -35,7 +35,7 @@ public final class PlacementHeader {
         Placement pl = r.placement();
         String sym = settings.symbol(), mac = settings.macro();
         StringBuilder sb = new StringBuilder();
-        String guard = preamble(sb, r, settings, Fingerprints.of(r), "");
+        String guard = preamble(sb, r, settings, Fingerprints.of(r), "", "tb_mask");
         sb.append(("/* CU masks (@tb_mask, @stream_mask) are #MASK_WORDS 32-bit words in the vendor's bit\n"
                 + "   order, word 0 first: mask bit b is bit b % 32 of word b / 32, and selects the CU whose mask bit\n"
                 + "   the topology gives as b (the word array hipExtStreamCreateWithCUMask takes). placement.json\n"
@@ -53,7 +53,7 @@ public final class PlacementHeader {
             base += r.realised().ranks().get(k).slotOfTb().length;
         }
         StringBuilder sb = new StringBuilder();
-        String guard = preamble(sb, r, settings, Fingerprints.of(r), "_COMPACT");
+        String guard = preamble(sb, r, settings, Fingerprints.of(r), "_COMPACT", "tb_mask_bit");
         return compactBody(sb, r, settings, -1, ranks, bases, guard);
     }
 
@@ -63,7 +63,7 @@ public final class PlacementHeader {
      */
     public static String emitRank(CompileResult r, EmitSettings settings, Fingerprints fp, int rank, int base) {
         StringBuilder sb = new StringBuilder();
-        String guard = preamble(sb, r, settings, fp, "_RANK" + rank);
+        String guard = preamble(sb, r, settings, fp, "_RANK" + rank, "tb_mask_bit");
         return compactBody(sb, r, settings, rank, new int[] {rank}, new int[] {base}, guard);
     }
 
@@ -240,8 +240,8 @@ public final class PlacementHeader {
         }
     }
 
-    /** The header's opening up to the advisory block; returns the include guard. */
-    private static String preamble(StringBuilder sb, CompileResult r, EmitSettings settings, Fingerprints fp, String guardPart) {
+    /** The header's opening up to the advisory block, which names the mask array {@code masks}; returns the include guard. */
+    private static String preamble(StringBuilder sb, CompileResult r, EmitSettings settings, Fingerprints fp, String guardPart, String masks) {
         Placement pl = r.placement();
         String sym = settings.symbol(), mac = settings.macro();
         String guard = mac + "PLACEMENT_" + ident(r.plan().name()).toUpperCase(Locale.ROOT) + guardPart + "_H";
@@ -268,7 +268,7 @@ public final class PlacementHeader {
         string(sb, mac + "PLAN_FINGERPRINT", fp.plan());
         string(sb, mac + "TOPOLOGY_FINGERPRINT", fp.topology());
         sb.append('\n');
-        advisory(sb, r.topology(), sym, mac);
+        advisory(sb, r.topology(), sym, mac, masks);
         return guard;
     }
 
@@ -378,7 +378,7 @@ public final class PlacementHeader {
      * block's die by its launch position, and only there do nunac's mask bits follow a
      * documented per-queue CU mask; no target nunac models lets a build place pages on stacks.
      */
-    private static void advisory(StringBuilder sb, Topology t, String sym, String mac) {
+    private static void advisory(StringBuilder sb, Topology t, String sym, String mac, String masks) {
         Dispatch d = t.dispatch();
         boolean modulo = d.rule() == Dispatch.Rule.MODULO && !d.dies().isEmpty();
         String rule = d.rule().label() + (d.dies().isEmpty() ? "" : " over " + d.dies().size() + " dies");
@@ -388,7 +388,7 @@ public final class PlacementHeader {
                         + ", so launching the\n     threadblocks in grid order puts each on its planned die"
                         : d.rule() == Dispatch.Rule.ROUND_ROBIN ? "advisory: the scheduler prefers free CUs, so a block's launch\n     position does not fix its die"
                         : "advisory: no rule ties a block's launch position to a die").append(";\n");
-        sb.append("   CU choice (").append(sym).append("tb_cu, ").append(sym).append("tb_mask): advisory: ")
+        sb.append("   CU choice (").append(sym).append("tb_cu, ").append(sym).append(masks).append("): advisory: ")
                 .append(modulo ? "the hardware picks the CU within the die" : "the hardware picks the CU")
                 .append("; a dispatcher\n     that reads the CU or SM id (the runtime shim) applies it;\n");
         sb.append("   stream masks (").append(sym).append("stream_mask): ")

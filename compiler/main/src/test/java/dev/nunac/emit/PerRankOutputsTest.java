@@ -192,6 +192,16 @@ class PerRankOutputsTest {
     }
 
     @Test
+    void perRankWithoutAPerRankOutputIsAUsageError() {
+        Path out = tmp.resolve("none");
+        CliRun r = CliRun.of(TestPaths.examples().resolve("allreduce-ring.msccl").toString(), "--topo", "nuna-4die", "-D", "ranks=2",
+                "--per-rank", "--only", "report,svg", "-o", out.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--per-rank: no per-rank output among those asked for (json, header, launch)"), r.err());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
     void aFolderInTheWayOfARankFileWritesNothing() throws IOException {
         Path out = tmp.resolve("blocked");
         Files.createDirectories(out.resolve("rank-0001.placement.h"));

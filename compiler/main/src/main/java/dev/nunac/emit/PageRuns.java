@@ -82,7 +82,7 @@ public final class PageRuns {
         return map;
     }
 
-    /** The value of page {@code page}: a binary search over the runs, as the header's helper does. */
+    /** The value of page {@code page}: a binary search over the runs, as the header's nunac_page_stack() does. */
     public static int lookup(int[] runs, int page) {
         int lo = 0, hi = runs.length / 3 - 1;
         while (lo < hi) {

@@ -7,7 +7,7 @@
 #   nunac_add_placement(TARGET app PLAN plan.msccl TOPO mi300x|spec.json
 #                       [PREFIX name] [POLICY nap+nar] [NAR N|auto|off] [SIZE 1MiB]
 #                       [TOPO_OVERRIDE measured.json] [DEFINES ranks=8 ...]
-#                       [EMIT report svg ...] [DEPENDS file ...] [HEADER_DIR var])
+#                       [EMIT report svg ...] [DEPENDS file ...] [HEADER_DIR var] [COMPACT])
 #
 # Without PREFIX the header is ${CMAKE_CURRENT_BINARY_DIR}/nunac/<TARGET>/placement.h (with
 # placement.json beside it), its symbols are nunac_* and NUNAC_*, and the code says
@@ -23,7 +23,9 @@
 # EMIT adds outputs to placement.h and placement.json: json, header, report (report.txt), svg
 # (floorplan.svg), msccl-xml (plan.xml), launch (launch.txt), placed-xml (placed.xml), placed-json
 # (placed.json, MSCCL++ plans). HEADER_DIR names a variable that
-# receives the folder of placement.h.
+# receives the folder of placement.h. COMPACT writes placement.h and placement.json in the
+# compact form (nunac --compact: one-CU masks as bit indices, page maps as runs, with
+# nunac_tb_mask_words() and nunac_page_stack() to read them; docs/placement.md).
 #
 # NUNAC_COMMAND (cache, a list) is how nunac is run: by default the ./nunac launcher of the
 # checkout that holds this file; e.g. -DNUNAC_COMMAND="java;-jar;/opt/nunac/nunac.jar".
@@ -74,7 +76,7 @@ function(_nunac_tool_files out)
 endfunction()
 
 function(nunac_add_placement)
-  cmake_parse_arguments(NA "" "TARGET;PLAN;TOPO;TOPO_OVERRIDE;PREFIX;POLICY;NAR;SIZE;HEADER_DIR" "DEFINES;EMIT;DEPENDS" ${ARGN})
+  cmake_parse_arguments(NA "COMPACT" "TARGET;PLAN;TOPO;TOPO_OVERRIDE;PREFIX;POLICY;NAR;SIZE;HEADER_DIR" "DEFINES;EMIT;DEPENDS" ${ARGN})
   foreach(required TARGET PLAN TOPO)
     if(NOT NA_${required})
       message(FATAL_ERROR "nunac_add_placement: ${required} is required")
@@ -158,6 +160,9 @@ function(nunac_add_placement)
   endif()
   if(DEFINED NA_PREFIX)
     list(APPEND args --header-prefix "${NA_PREFIX}")
+  endif()
+  if(NA_COMPACT)
+    list(APPEND args --compact)
   endif()
   if(DEFINED NA_POLICY)
     list(APPEND args --policy "${NA_POLICY}")

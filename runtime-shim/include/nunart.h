@@ -131,6 +131,16 @@ nunart_status nunart_last_status(const nunart_ctx *ctx);
  * *n receives the slot count; at most `cap` entries are written. Needs VALIDATED or later. */
 nunart_status nunart_grid_order(nunart_ctx *ctx, int rank, int *slots, size_t cap, size_t *n);
 
+/* The one rank a per-rank table holds (nunac --per-rank writes it with a 'part rank=R' line), or -1
+ * for a whole table or none. Such a table loads (VALIDATED) for that rank's placement: its grid
+ * order and each threadblock's CU, die, slot and domain; nunart_alloc refuses it (unsupported),
+ * since its transfers need the other ranks' tables to run. */
+int nunart_part_rank(const nunart_ctx *ctx);
+
+/* Where threadblock `tb` of `rank` is placed: out[0] its CU, out[1] its die, out[2] its grid slot,
+ * out[3] its NAR domain (-1: hashed). Needs VALIDATED or later. */
+nunart_status nunart_tb_placement(nunart_ctx *ctx, int rank, int tb, int out[4]);
+
 /* The stream of the `index`-th NAR domain of `rank` (HIP: a hipStream_t on the rank's device,
  * created with the domain's CU mask), for libraries that launch their own kernels. *domain
  * receives the domain id. NUNART_E_UNSUPPORTED on backends without device streams. Needs BUFFERS_READY or later. */

@@ -20,7 +20,7 @@ typedef struct {
     int dst_rank, dst_sto, dst_idx, dst_cnt;
     int peer;
     int dep_first, ndeps;  /* into nr_table.deps (global step ids) */
-    int from, to;          /* partner global step ids, -1 for none */
+    int from, to;          /* partner global step ids, -1 for none, NR_ELSEWHERE on a rank a per-rank table leaves out */
     int line;              /* of the table, for messages */
     int64_t src_off, dst_off, stage_off, nelem;
 } nr_step;
@@ -62,6 +62,7 @@ typedef struct {
 typedef struct {
     char name[128], collective[32], protocol[32], topology[64], dispatch[32], policy[32];
     int ranks, cf, inplace, root;
+    int part;              /* the one rank of a per-rank table (line 'part rank=R'), -1 for a whole table */
     int cus, dies, stacks, mask_words;
     int64_t chunk_bytes, page_bytes, chunk_elems;
     nr_rank *rank;
@@ -75,6 +76,9 @@ typedef struct {
     int64_t storage_elems; /* storages only */
     int64_t pages;
 } nr_table;
+
+/* A partner on a rank that a per-rank table does not hold: named, range-checked, not resolved. */
+#define NR_ELSEWHERE (-3)
 
 /* What the backend found: the device the table must fit. */
 typedef struct {

@@ -99,6 +99,17 @@ JNIEXPORT jintArray JNICALL FN(nGridOrder)(JNIEnv *env, jclass cls, jlong h, jin
     return out;
 }
 
+JNIEXPORT jint JNICALL FN(nPartRank)(JNIEnv *env, jclass cls, jlong h) { (void) env; (void) cls; return h ? nunart_part_rank(CTX(h)) : -1; }
+
+JNIEXPORT jintArray JNICALL FN(nTbPlacement)(JNIEnv *env, jclass cls, jlong h, jint rank, jint tb) {
+    (void) cls;
+    int buf[4];
+    if (!h || nunart_tb_placement(CTX(h), rank, tb, buf)) return NULL;
+    jintArray out = (*env)->NewIntArray(env, 4);
+    if (out) (*env)->SetIntArrayRegion(env, out, 0, 4, (const jint *) buf);
+    return out;
+}
+
 JNIEXPORT jdouble JNICALL FN(nTime)(JNIEnv *env, jclass cls, jlong h, jint n, jint pinned) {
     (void) env; (void) cls;
     double us = 0;

@@ -224,7 +224,7 @@ static nunart_status choose_devices(nunart_ctx *ctx, const nr_table *t) {
         return nr_fail(ctx, NUNART_E_MISMATCH, "option devices=%d: the plan has only %d rank%s, and every device runs at least one", want,
                        t->ranks, t->ranks == 1 ? "" : "s");
     ctx->ndev = want ? want : (vis < t->ranks ? vis : t->ranks);
-    if (ctx->ndev < 1) ctx->ndev = 1;
+    if (ctx->ndev < 1 || t->part >= 0) ctx->ndev = 1; /* a per-rank table: its one rank, on one device */
     return NUNART_OK;
 }
 
@@ -265,7 +265,7 @@ static nunart_status fit_devices(nunart_ctx *ctx, const nr_table *t) {
  * any memory is touched. */
 static nunart_status fit(nunart_ctx *ctx, const nr_table *t) {
     const nr_device *d = &ctx->dev;
-    if (t->ranks > d->max_ranks)
+    if (t->part < 0 && t->ranks > d->max_ranks)
         return nr_fail(ctx, NUNART_E_MISMATCH, "the plan has %d ranks, the %s device runs at most %d", t->ranks, ctx->be->name, d->max_ranks);
     nunart_status fst = choose_devices(ctx, t);
     if (fst || (fst = fit_devices(ctx, t))) return fst;
@@ -372,6 +372,9 @@ nunart_status nunart_alloc(nunart_ctx *ctx) {
     nunart_status st = need(ctx, NUNART_VALIDATED, "alloc");
     if (st) return st;
     const nr_table *t = ctx->table;
+    if (t->part >= 0)
+        return nr_fail(ctx, NUNART_E_UNSUPPORTED, "the table holds rank %d of %d alone (nunac --per-rank): its placement is loaded"
+                       " (nunart_grid_order, nunart_tb_placement), but its transfers need every rank's table to run", t->part, t->ranks);
     ctx->host = malloc((size_t) (t->arena_elems ? t->arena_elems : 1) * sizeof(float));
     if (!ctx->host) return nr_fail(ctx, NUNART_E_MEMORY, "cannot allocate %lld MiB of buffers", (long long) (t->arena_elems * 4 >> 20));
     fill(ctx);
@@ -559,9 +562,31 @@ nunart_status nunart_grid_order(nunart_ctx *ctx, int rank, int *slots, size_t ca
     if (!ctx || !n || (cap && !slots)) return ctx ? nr_fail(ctx, NUNART_E_ARGUMENT, "grid_order: null argument") : NUNART_E_ARGUMENT;
     if (!ctx->table || ctx->state == NUNART_OPENED) return nr_fail(ctx, NUNART_E_ARGUMENT, "grid_order needs a loaded table");
     if (rank < 0 || rank >= ctx->table->ranks) return nr_fail(ctx, NUNART_E_ARGUMENT, "grid_order: rank %d does not exist", rank);
+    if (ctx->table->part >= 0 && rank != ctx->table->part)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "grid_order: the table holds rank %d alone, not rank %d", ctx->table->part, rank);
     const nr_rank *rk = &ctx->table->rank[rank];
     *n = (size_t) rk->ngrid;
     for (size_t i = 0; i < cap && i < (size_t) rk->ngrid; i++) slots[i] = rk->grid[i];
+    return ok(ctx);
+}
+
+int nunart_part_rank(const nunart_ctx *ctx) {
+    return ctx && ctx->table ? ctx->table->part : -1;
+}
+
+nunart_status nunart_tb_placement(nunart_ctx *ctx, int rank, int tb, int out[4]) {
+    if (!ctx || !out) return ctx ? nr_fail(ctx, NUNART_E_ARGUMENT, "tb_placement: null argument") : NUNART_E_ARGUMENT;
+    if (!ctx->table || ctx->state == NUNART_OPENED) return nr_fail(ctx, NUNART_E_ARGUMENT, "tb_placement needs a loaded table");
+    const nr_table *t = ctx->table;
+    if (rank < 0 || rank >= t->ranks) return nr_fail(ctx, NUNART_E_ARGUMENT, "tb_placement: rank %d does not exist", rank);
+    if (t->part >= 0 && rank != t->part)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "tb_placement: the table holds rank %d alone, not rank %d", t->part, rank);
+    if (tb < 0 || tb >= t->rank[rank].ntb) return nr_fail(ctx, NUNART_E_ARGUMENT, "tb_placement: rank %d has no threadblock %d", rank, tb);
+    const nr_tb *b = &t->tb[t->rank[rank].first_tb + tb];
+    out[0] = b->cu;
+    out[1] = b->die;
+    out[2] = b->slot;
+    out[3] = b->domain;
     return ok(ctx);
 }
 
@@ -610,6 +635,9 @@ const char *nunart_report(const nunart_ctx *c) {
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n,
                       "plan: %s (%s, %d ranks, %d threadblocks, %d steps, policy %s, topology %s)\n",
                       t->name, t->collective, t->ranks, t->ntb, t->nstep, t->policy, t->topology);
+    if (t && t->part >= 0 && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "part: rank %d of %d (a per-rank table: placement loaded, not executable alone)\n",
+                      t->part, t->ranks);
     if (ctx->executor[0] && n < (int) sizeof ctx->report)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "executor: %s\n", ctx->executor);
     if (n < (int) sizeof ctx->report)

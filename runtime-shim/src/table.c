@@ -401,6 +401,7 @@ static int resolve(nr_table *t, char *err, size_t errlen) {
         for (int k = 0; k < 2; k++) {
             if (*dst[k] != -2) continue;
             int pr = (int) (enc[k] >> 42), pt = (int) ((enc[k] >> 21) & 0x1FFFFF), ps = (int) (enc[k] & 0x1FFFFF);
+            if (t->part >= 0 && pr != t->part) { *dst[k] = NR_ELSEWHERE; continue; }
             if (pr >= t->ranks || pt >= t->rank[pr].ntb || ps >= t->tb[t->rank[pr].first_tb + pt].nsteps)
                 return step_err(t, g, err, errlen, " has %s=%d:%d:%d, which names no step", k ? "to" : "from", pr, pt, ps);
             *dst[k] = t->tb[t->rank[pr].first_tb + pt].first_step + ps;
@@ -435,6 +436,7 @@ static int check_bounds(const nr_table *t, int g, int k, char *err, size_t errle
     int rank = k ? s->dst_rank : s->src_rank, sto = k ? s->dst_sto : s->src_sto;
     int idx = k ? s->dst_idx : s->src_idx, cnt = k ? s->dst_cnt : s->src_cnt;
     if (!cnt) return 0;
+    if (t->part >= 0 && rank != t->part) return 0; /* that rank's storages are in its own table */
     if (sto >= t->rank[rank].nsto) return step_err(t, g, err, errlen, ": %s: rank %d has no storage %d", k ? "dst" : "src", rank, sto);
     const nr_storage *st = &t->rank[rank].sto[sto];
     if (idx < 0 || (long long) idx + cnt > st->chunks)
@@ -449,8 +451,9 @@ static int check_step(nr_table *t, int g, char *err, size_t errlen) {
     const nr_tb *tb = tb_of(t, g);
     if (!tb) { snprintf(err, errlen, "launch table: step %d belongs to no threadblock", g); return -1; }
     if (check_bounds(t, g, 0, err, errlen) || check_bounds(t, g, 1, err, errlen)) return -1;
-    if (s->src_cnt) s->src_off = t->rank[s->src_rank].sto[s->src_sto].off + (int64_t) s->src_idx * t->chunk_elems;
-    if (s->dst_cnt) s->dst_off = t->rank[s->dst_rank].sto[s->dst_sto].off + (int64_t) s->dst_idx * t->chunk_elems;
+    /* A per-rank table has no storages of other ranks: their operands get no offset (it never runs). */
+    if (s->src_cnt && (t->part < 0 || s->src_rank == t->part)) s->src_off = t->rank[s->src_rank].sto[s->src_sto].off + (int64_t) s->src_idx * t->chunk_elems;
+    if (s->dst_cnt && (t->part < 0 || s->dst_rank == t->part)) s->dst_off = t->rank[s->dst_rank].sto[s->dst_sto].off + (int64_t) s->dst_idx * t->chunk_elems;
     /* Local ops stay on their rank; one-sided ops reach exactly their peer. */
     int own = tb->rank;
     int src_ok = !s->src_cnt || s->src_rank == ((s->op == OP_GET || s->op == OP_GETRE) ? s->peer : own);
@@ -460,7 +463,9 @@ static int check_step(nr_table *t, int g, char *err, size_t errlen) {
     if (s->src_cnt && s->dst_cnt && s->src_cnt != s->dst_cnt)
         return step_err(t, g, err, errlen, ": src has %d chunks, dst %d", s->src_cnt, s->dst_cnt);
     s->nelem = (int64_t) (s->src_cnt ? s->src_cnt : s->dst_cnt) * t->chunk_elems;
-    if (op_recvs(s->op) || s->op == OP_WAIT) {
+    if (s->from == NR_ELSEWHERE) {
+        /* its sender is in another rank's table: nothing to check against here */
+    } else if (op_recvs(s->op) || s->op == OP_WAIT) {
         if (s->from < 0)
             return step_err(t, g, err, errlen, " has no matching %s: it would wait forever", s->op == OP_WAIT ? "signal" : "send");
         const nr_step *p = &t->step[s->from];
@@ -495,6 +500,7 @@ static int place_stage(nr_table *t, int g, int64_t *off, char *err, size_t errle
 static int finish(nr_table *t, char *err, size_t errlen) {
     for (int r = 0; r < t->ranks; r++) {
         nr_rank *rk = &t->rank[r];
+        if (t->part >= 0 && r != t->part) continue;
         if (rk->seen_sto != rk->nsto || rk->seen_tb != rk->ntb || rk->seen_stream != rk->nstream || rk->seen_grid != 1) {
             snprintf(err, errlen, "launch table: rank %d is incomplete (storages %d/%d, threadblocks %d/%d, streams %d/%d, grid %d/1)",
                      r, rk->seen_sto, rk->nsto, rk->seen_tb, rk->ntb, rk->seen_stream, rk->nstream, rk->seen_grid);
@@ -517,7 +523,7 @@ static int finish(nr_table *t, char *err, size_t errlen) {
     /* Transfer sizes: a receive takes exactly what its send produced. */
     for (int g = 0; g < t->nstep; g++) {
         const nr_step *s = &t->step[g];
-        if (op_recvs(s->op) && t->step[s->from].nelem != s->nelem)
+        if (op_recvs(s->op) && s->from >= 0 && t->step[s->from].nelem != s->nelem)
             return step_err(t, g, err, errlen, " receives %lld floats but its send produces %lld", (long long) s->nelem,
                             (long long) t->step[s->from].nelem);
     }
@@ -538,6 +544,7 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
     buf[len] = 0;
     if (strlen(buf) != len) { snprintf(err, errlen, "launch table: contains a NUL byte"); goto fail; }
     int lineno = 0, stage = 0; /* 0 magic, 1 plan, 2 device, 3 placement, 4 body, 5 after end */
+    t->part = -1;
     int cur_rank = -1, cur_tb = -1, seen_ranks = 0;
     char *save = NULL;
     for (char *ln = strtok_r(buf, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
@@ -581,13 +588,20 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
             if (t->chunk_bytes % 4) { perr(&l, "chunk_bytes=%lld is not a multiple of 4 (the runtime moves floats)", (long long) t->chunk_bytes); goto fail; }
             t->chunk_elems = t->chunk_bytes / 4;
             stage = 4;
+        } else if (strcmp(kw, "part") == 0) {
+            /* A per-rank table (nunac --per-rank): one rank's block, its partners on ranks it leaves out. */
+            if (seen_ranks || t->part >= 0) { perr(&l, "'part' must come once, before the first rank"); goto fail; }
+            if (geti(&l, "rank", 0, MAX_RANKS - 1, &t->part)) goto fail;
+            if (t->part >= t->ranks) { perr(&l, "part rank=%d is not a rank (ranks=%d)", t->part, t->ranks); goto fail; }
         } else if (strcmp(kw, "end") == 0) {
-            if (seen_ranks != t->ranks) { perr(&l, "'end' after %d of %d ranks", seen_ranks, t->ranks); goto fail; }
+            int want = t->part >= 0 ? 1 : t->ranks;
+            if (seen_ranks != want) { perr(&l, "'end' after %d of %d ranks", seen_ranks, want); goto fail; }
             stage = 5;
         } else if (strcmp(kw, "rank") == 0) {
-            int id;
+            int id, expect = t->part >= 0 ? t->part : seen_ranks;
             if (geti(&l, "id", 0, MAX_RANKS, &id)) goto fail;
-            if (id != seen_ranks || id >= t->ranks) { perr(&l, "expected rank %d, found rank %d", seen_ranks, id); goto fail; }
+            if (t->part >= 0 && seen_ranks) { perr(&l, "a per-rank table holds rank %d alone, found rank %d", t->part, id); goto fail; }
+            if (id != expect || id >= t->ranks) { perr(&l, "expected rank %d, found rank %d", expect, id); goto fail; }
             if (cur_rank >= 0) {
                 nr_rank *p = &t->rank[cur_rank];
                 if (p->seen_tb != p->ntb || p->seen_sto != p->nsto || p->seen_stream != p->nstream || p->seen_grid != 1) {

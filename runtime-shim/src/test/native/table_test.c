@@ -364,6 +364,79 @@ static void test_mask_bits_above_the_cus(const char *ag2) {
     free(t);
 }
 
+/* Loads `table` on the host; NULL (and a failure of `test`) when it is refused. */
+static nunart_ctx *loaded(const char *test, const char *table) {
+    nunart_ctx *ctx = NULL;
+    if (nunart_open(&ctx, "host", NULL) || nunart_load(ctx, table, strlen(table))) {
+        fail(test, "load: %s", nunart_message(ctx));
+        nunart_close(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/* A per-rank table (nunac --per-rank) loads for its one rank: the same grid order and
+ * threadblock placement as the whole table gives that rank; other ranks and running it are
+ * refused, and so are malformed part lines. */
+static void test_per_rank(const char *tables) {
+    const char *test = "per-rank table";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/alltoall-direct-4.txt", tables);
+    char *whole = slurp(path);
+    snprintf(path, sizeof path, "%s/../per-rank/alltoall-direct-4.rank-0001.launch.txt", tables);
+    char *part = slurp(path);
+    if (!whole || !part) { fail(test, "cannot read the seed tables"); free(whole); free(part); return; }
+    nunart_ctx *w = loaded(test, whole), *p = loaded(test, part);
+    if (w && p) {
+        if (nunart_part_rank(p) != 1 || nunart_part_rank(w) != -1)
+            fail(test, "part rank %d (whole %d), expected 1 (-1)", nunart_part_rank(p), nunart_part_rank(w));
+        else passed++;
+        int gw[256], gp[256], pw[4], pp[4];
+        size_t nw = 0, np = 0;
+        if (nunart_grid_order(w, 1, gw, 256, &nw) || nunart_grid_order(p, 1, gp, 256, &np) || nw != np || nw == 0
+            || memcmp(gw, gp, nw * sizeof *gw))
+            fail(test, "rank 1's grid order differs (%zu and %zu slots): %s", nw, np, nunart_message(p));
+        else passed++;
+        int same = 1, tbs = 0;
+        for (int tb = 0; same && !nunart_tb_placement(w, 1, tb, pw); tb++, tbs++)
+            same = !nunart_tb_placement(p, 1, tb, pp) && !memcmp(pw, pp, sizeof pw);
+        if (!same || tbs == 0 || !nunart_tb_placement(p, 1, tbs, pp)) fail(test, "threadblock placements differ after %d: %s", tbs, nunart_message(p));
+        else passed++;
+        size_t n0 = 0;
+        if (nunart_grid_order(p, 0, NULL, 0, &n0) != NUNART_E_ARGUMENT || !strstr(nunart_message(p), "holds rank 1 alone"))
+            fail(test, "rank 0 of a rank-1 table: %s", nunart_message(p));
+        else passed++;
+        if (!strstr(nunart_report(p), "part: rank 1 of 4")) fail(test, "the report does not name the part: %s", nunart_report(p));
+        else passed++;
+        if (nunart_alloc(p) != NUNART_E_UNSUPPORTED || !strstr(nunart_message(p), "need every rank's table"))
+            fail(test, "alloc of a per-rank table: %s", nunart_message(p));
+        else passed++;
+    }
+    nunart_close(w);
+    nunart_close(p);
+    char *t;
+    t = sub(test, part, "part rank=1", "part rank=4");
+    refused("part past the ranks", t, NULL, NUNART_E_TABLE, "part rank=4 is not a rank (ranks=4)");
+    free(t);
+    t = sub(test, part, "part rank=1\n", "part rank=1\npart rank=1\n");
+    refused("part twice", t, NULL, NUNART_E_TABLE, "'part' must come once, before the first rank");
+    free(t);
+    t = sub(test, part, "part rank=1", "part rank=2");
+    refused("part names another rank", t, NULL, NUNART_E_TABLE, "expected rank 2, found rank 1");
+    free(t);
+    t = sub(test, part, "part rank=1\n", "");
+    refused("rank block without its part line", t, NULL, NUNART_E_TABLE, "expected rank 0, found rank 1");
+    free(t);
+    t = sub(test, part, "\nend\n", "\nrank id=2 storages=1 threadblocks=0 grid=0 streams=0\nend\n");
+    refused("a second rank in a per-rank table", t, NULL, NUNART_E_TABLE, "a per-rank table holds rank 1 alone, found rank 2");
+    free(t);
+    t = sub(test, whole, "rank id=0 ", "part rank=0\nrank id=0 ");
+    refused("a whole table marked as a part", t, NULL, NUNART_E_TABLE, "a per-rank table holds rank 0 alone, found rank 1");
+    free(t);
+    free(whole);
+    free(part);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || argc > 3) {
         fprintf(stderr, "usage: nunart-native-test TABLES_DIR [MOCKS_DIR]\n");
@@ -382,6 +455,7 @@ int main(int argc, char **argv) {
     test_dependencies(ag2);
     test_partner_cycles(ag2);
     test_mask_bits_above_the_cus(ag2);
+    test_per_rank(argv[1]);
     free(ag2);
     printf("nunart-native-test: %d passed, %d failed%s\n", passed, failures, mocks ? "" : " (no fake drivers given: host backend only)");
     return failures ? 1 : 0;

@@ -46,6 +46,12 @@ final class NativeBinding {
 
     static native int[] nGridOrder(long h, int rank);
 
+    /** The rank a per-rank table holds, -1 for a whole table (nunart_part_rank). */
+    static native int nPartRank(long h);
+
+    /** CU, die, grid slot and domain of a threadblock; null on failure (nunart_tb_placement). */
+    static native int[] nTbPlacement(long h, int rank, int tb);
+
     static native double nTime(long h, int n, int pinned);
 
     static native void nClose(long h);

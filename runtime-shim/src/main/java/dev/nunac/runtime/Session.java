@@ -72,6 +72,22 @@ public final class Session implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The rank a per-rank launch table holds ({@code nunac --per-rank --emit launch}), or -1 for a
+     * whole table. Such a table loads for its rank's placement (grid order, {@link #placement});
+     * {@link #allocate} refuses it, as its transfers need the other ranks' tables.
+     */
+    public int partRank() {
+        return NativeBinding.nPartRank(h());
+    }
+
+    /** Where a threadblock of a rank is placed: its CU, die, grid slot and NAR domain. */
+    public TbPlacement placement(int rank, int tb) {
+        int[] p = NativeBinding.nTbPlacement(h(), rank, tb);
+        if (p == null) throw lastFailure();
+        return new TbPlacement(p[0], p[1], p[2], p[3]);
+    }
+
     /** Median microseconds of n launches, pinned (placement applied) or plain. */
     public double timeLaunches(int n, boolean pinned) {
         double us = NativeBinding.nTime(h(), n, pinned ? 1 : 0);

@@ -9,6 +9,8 @@ import dev.nunac.emit.EmitSettings;
 import dev.nunac.emit.Emission;
 import dev.nunac.emit.Output;
 import dev.nunac.emit.OutputFiles;
+import dev.nunac.emit.PerRankOutputs;
+import dev.nunac.emit.PlacementJson;
 import dev.nunac.emit.RcclLimits;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Pipeline;
@@ -43,7 +45,7 @@ final class CompileCommand implements Command {
     @Override
     public String usage() {
         return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy auto|P] [--nar N|auto|off] [--tune NAME=v1,v2,...]"
-                + " [-o DIR] [--emit LIST | --only LIST] [--header-prefix NAME] [--rank N] [--quiet]";
+                + " [-o DIR] [--emit LIST | --only LIST] [--per-rank] [--compact] [--header-prefix NAME] [--rank N] [--quiet]";
     }
 
     @Override
@@ -58,6 +60,12 @@ final class CompileCommand implements Command {
         o.addOption(Option.builder().longOpt("header-prefix").hasArg().argName("NAME")
                 .desc("prefix of placement.h's arrays (NAME_tb_cu) and macros (NAME_RANKS), a C identifier, so that headers of"
                         + " several placements can be included in one translation unit (default " + EmitSettings.DEFAULT_PREFIX + ")").get());
+        o.addOption(Option.builder().longOpt("per-rank")
+                .desc("write placement.json and placement.h (and launch.txt, when emitted) once per rank, in rank-NNNN/ folders,"
+                        + " in the compact form, with index.json listing them and their SHA-256 digests").get());
+        o.addOption(Option.builder().longOpt("compact")
+                .desc("write placement.json (version " + PlacementJson.VERSION_COMPACT + ") and placement.h in the compact form:"
+                        + " one-CU masks as indices, page maps as runs").get());
         CommonOptions.addQuietOption(o);
         o.addOption(Option.builder().longOpt("rank").hasArg().argName("N")
                 .desc("the rank floorplan.svg shows (--emit svg; default 0)").get());
@@ -75,6 +83,13 @@ final class CompileCommand implements Command {
         Path planPath = CommonOptions.onePlan(cl, NAME);
         Set<Output> emit = emits(cl.getOptionValue("emit"), cl.getOptionValue("only"));
         EmitSettings settings = settings(cl.getOptionValue("header-prefix"));
+        boolean perRank = cl.hasOption("per-rank");
+        if (perRank && cl.hasOption("compact")) {
+            throw new UsageException(NAME, "--per-rank writes the compact form already; --compact is for the whole-plan files");
+        }
+        if (perRank && java.util.Collections.disjoint(emit, PER_RANK)) {
+            throw new UsageException(NAME, "--per-rank: no per-rank output among those asked for (json, header, launch)");
+        }
         PlacementOptions opts = CommonOptions.placementOptions(cl);
         if (emit.contains(Output.PLACED_XML)) {
             // A placed XML that RCCL refuses helps no one: choose among placements whose grid RCCL launches.
@@ -88,7 +103,7 @@ final class CompileCommand implements Command {
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
-        settings = new EmitSettings(settings.headerPrefix(), rank(cl.getOptionValue("rank"), plan.ranks()));
+        settings = new EmitSettings(settings.headerPrefix(), rank(cl.getOptionValue("rank"), plan.ranks()), cl.hasOption("compact"));
         if (emit.contains(Output.PLACED_JSON) && plan.format() != dev.nunac.ir.PlanFormat.MSCCLPP_JSON) {
             throw new UsageException(NAME, "--emit placed-json: " + planPath + " is not an MSCCL++ execution plan (.json);"
                     + " placed-xml writes MSCCL-IR plans");
@@ -115,7 +130,13 @@ final class CompileCommand implements Command {
         }
         long tPlaced = System.nanoTime();
         OutputFiles out = new OutputFiles();
-        Emission.render(r, emit, settings).forEach((o, text) -> out.add(o.file, text));
+        Set<Output> whole = new java.util.TreeSet<>(emit);
+        if (perRank) whole.removeAll(PER_RANK);
+        Emission.render(r, whole, settings).forEach((o, text) -> out.add(o.file, text));
+        if (perRank) {
+            PerRankOutputs.render(r, settings, emit.contains(Output.JSON), emit.contains(Output.HEADER), emit.contains(Output.LAUNCH))
+                    .forEach(out::add);
+        }
         Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
         List<Path> written = out.writeTo(dir);
         if (cl.hasOption("timings")) {
@@ -124,9 +145,19 @@ final class CompileCommand implements Command {
         io.out().println(Report.headline(r));
         String note = Report.notice(r);
         if (note != null) io.out().println(note);
-        io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
+        if (perRank) {
+            String first = PerRankOutputs.prefix(0, plan.ranks());
+            List<Path> wholeFiles = written.stream().filter(p -> !p.getFileName().toString().startsWith("rank-")).toList();
+            io.err().println("nunac: wrote " + String.join(", ", wholeFiles.stream().map(Path::toString).toList()) + " and "
+                    + (written.size() - wholeFiles.size()) + " per-rank files " + dir.resolve(first + ".*") + " ...");
+        } else {
+            io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
+        }
         return 0;
     }
+
+    /** The outputs --per-rank writes once per rank; the others stay whole. */
+    static final Set<Output> PER_RANK = Set.of(Output.JSON, Output.HEADER, Output.LAUNCH);
 
     /** {@code --rank N}: a rank of the plan, 0 when not given. */
     static int rank(String value, int ranks) {

@@ -36,41 +36,82 @@ public final class LaunchTable {
     private LaunchTable() {}
 
     public static String emit(CompileResult r) {
-        Plan plan = r.plan();
-        Placement pl = r.placement();
-        ChunkSpace space = r.accesses().space();
-        Transfers tr = Transfers.of(plan);
+        Parts p = parts(r);
         StringBuilder sb = new StringBuilder();
-        line(sb, MAGIC + " " + VERSION);
-        line(sb, "plan name=" + token(plan.name()) + " collective=" + plan.collective().id() + " ranks=" + plan.ranks()
-                + " chunk_factor=" + plan.effectiveChunkFactor() + " inplace=" + (plan.inplace() ? 1 : 0)
-                + " root=" + plan.attributes().getOrDefault("root", "0") + " protocol=" + plan.protocol().id());
-        // Dies are numbered among those that hold compute units (XCDs), as the device counts them.
-        TreeSet<Integer> dies = new TreeSet<>();
-        for (ComputeUnit cu : r.topology().cus()) dies.add(cu.die());
-        List<Integer> dieOrder = new ArrayList<>(dies);
-        line(sb, "device topology=" + token(r.topology().name()) + " cus=" + r.topology().cus().size()
-                + " dies=" + dies.size() + " stacks=" + r.topology().stacks().size()
-                + " mask_words=" + r.realised().maskWords() + " dispatch=" + token(r.realised().dispatch()));
-        line(sb, "placement policy=" + pl.policy().id() + " chunk_bytes=" + pl.chunkBytes() + " page_bytes=" + pl.pageBytes());
+        p.head(sb);
+        for (int k = 0; k < r.plan().ranks(); k++) p.rank(sb, k);
+        line(sb, "end");
+        return sb.toString();
+    }
 
-        Map<String, PageMap> pages = new HashMap<>();
-        for (PageMap pm : pl.pages()) pages.put(pm.rank() + ":" + pm.buffer(), pm);
-        // Storage ids are positions among the rank's storages, in ChunkSpace order.
-        List<Map<String, Integer>> storageIds = new ArrayList<>();
-        List<List<ChunkSpace.Storage>> storagesOf = new ArrayList<>();
-        for (int k = 0; k < plan.ranks(); k++) {
-            storageIds.add(new HashMap<>());
-            storagesOf.add(new ArrayList<>());
-        }
-        for (ChunkSpace.Storage s : space.storages()) {
-            storageIds.get(s.rank()).put(s.buffer(), storagesOf.get(s.rank()).size());
-            storagesOf.get(s.rank()).add(s);
+    /** What every rank's block needs, computed once: a per-rank output writes ranks one at a time. */
+    public static Parts parts(CompileResult r) {
+        return new Parts(r);
+    }
+
+    /**
+     * The launch table's pieces. {@link #emit(int)} is rank r's table of a per-rank output: the
+     * lines before the first rank, then {@code part rank=R}, then that rank's block alone. Its
+     * steps still name their partners on other ranks; the runtime loads such a table for the
+     * rank's placement (grid order, streams, CUs) and does not execute it.
+     */
+    public static final class Parts {
+        private final CompileResult r;
+        private final Plan plan;
+        private final Placement pl;
+        private final Transfers tr;
+        private final List<Integer> dieOrder;
+        private final Map<String, PageMap> pages = new HashMap<>();
+        private final List<Map<String, Integer>> storageIds = new ArrayList<>();
+        private final List<List<ChunkSpace.Storage>> storagesOf = new ArrayList<>();
+        private final int[] base;
+
+        private Parts(CompileResult r) {
+            this.r = r;
+            this.plan = r.plan();
+            this.pl = r.placement();
+            this.tr = Transfers.of(plan);
+            // Dies are numbered among those that hold compute units (XCDs), as the device counts them.
+            TreeSet<Integer> dies = new TreeSet<>();
+            for (ComputeUnit cu : r.topology().cus()) dies.add(cu.die());
+            this.dieOrder = new ArrayList<>(dies);
+            for (PageMap pm : pl.pages()) pages.put(pm.rank() + ":" + pm.buffer(), pm);
+            // Storage ids are positions among the rank's storages, in ChunkSpace order.
+            for (int k = 0; k < plan.ranks(); k++) {
+                storageIds.add(new HashMap<>());
+                storagesOf.add(new ArrayList<>());
+            }
+            for (ChunkSpace.Storage s : r.accesses().space().storages()) {
+                storageIds.get(s.rank()).put(s.buffer(), storagesOf.get(s.rank()).size());
+                storagesOf.get(s.rank()).add(s);
+            }
+            base = new int[plan.ranks()];
+            for (int k = 1; k < plan.ranks(); k++) base[k] = base[k - 1] + plan.rank(k - 1).threadblocks().size();
         }
 
-        int base = 0;
-        for (Realised.RankLaunch rl : r.realised().ranks()) {
-            int rank = rl.rank();
+        /** Rank {@code rank}'s table of a per-rank output. */
+        public String emit(int rank) {
+            StringBuilder sb = new StringBuilder();
+            head(sb);
+            line(sb, "part rank=" + rank);
+            rank(sb, rank);
+            line(sb, "end");
+            return sb.toString();
+        }
+
+        private void head(StringBuilder sb) {
+            line(sb, MAGIC + " " + VERSION);
+            line(sb, "plan name=" + token(plan.name()) + " collective=" + plan.collective().id() + " ranks=" + plan.ranks()
+                    + " chunk_factor=" + plan.effectiveChunkFactor() + " inplace=" + (plan.inplace() ? 1 : 0)
+                    + " root=" + plan.attributes().getOrDefault("root", "0") + " protocol=" + plan.protocol().id());
+            line(sb, "device topology=" + token(r.topology().name()) + " cus=" + r.topology().cus().size()
+                    + " dies=" + dieOrder.size() + " stacks=" + r.topology().stacks().size()
+                    + " mask_words=" + r.realised().maskWords() + " dispatch=" + token(r.realised().dispatch()));
+            line(sb, "placement policy=" + pl.policy().id() + " chunk_bytes=" + pl.chunkBytes() + " page_bytes=" + pl.pageBytes());
+        }
+
+        private void rank(StringBuilder sb, int rank) {
+            Realised.RankLaunch rl = r.realised().ranks().get(rank);
             RankPlan rp = plan.rank(rank);
             List<ChunkSpace.Storage> sts = storagesOf.get(rank);
             line(sb, "rank id=" + rank + " storages=" + sts.size() + " threadblocks=" + rp.threadblocks().size()
@@ -90,7 +131,7 @@ public final class LaunchTable {
                 line(sb, "view rank=" + rank + " buffer=" + b + " storage=" + sid + " offset=" + slot.index() + " chunks=" + cap);
             }
             for (Threadblock tb : rp.threadblocks()) {
-                int g = base + tb.id();
+                int g = base[rank] + tb.id();
                 int cu = pl.cuOfTb()[g];
                 line(sb, "tb rank=" + rank + " id=" + tb.id() + " cu=" + cu + " die=" + dieOrder.indexOf(r.topology().cus().get(cu).die())
                         + " slot=" + rl.slotOfTb()[tb.id()] + " domain=" + pl.domainOfTb()[g] + " group=" + pl.groupOfTb()[g]
@@ -109,10 +150,7 @@ public final class LaunchTable {
                         + " added=" + st.addedForEmptyDies() + " mask=" + Realised.hex(st.mask()));
             }
             line(sb, "grid rank=" + rank + " slots=" + list(rl.grid()));
-            base += rp.threadblocks().size();
         }
-        line(sb, "end");
-        return sb.toString();
     }
 
     private static void line(StringBuilder sb, String s) {

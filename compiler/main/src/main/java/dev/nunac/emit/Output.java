@@ -13,8 +13,8 @@ import java.util.function.Function;
  * compilation. Default ones are written without --emit.
  */
 public enum Output {
-    JSON("json", "placement.json", true, PlacementJson::emit),
-    HEADER("header", "placement.h", true, (r, s) -> PlacementHeader.emit(r, s)),
+    JSON("json", "placement.json", true, (r, s) -> PlacementJson.emit(r, s.compact())),
+    HEADER("header", "placement.h", true, (r, s) -> s.compact() ? PlacementHeader.emitCompact(r, s) : PlacementHeader.emit(r, s)),
     REPORT("report", "report.txt", true, Report::emit),
     SVG("svg", "floorplan.svg", false, (r, s) -> Floorplan.render(r, s.floorplanRank())),
     /** The plan as MSCCL-IR XML; plans with one-sided steps have none (an error). */

@@ -26,13 +26,42 @@ import java.util.Map;
  */
 public final class PlacementJson {
     public static final int VERSION = 2;
+    /**
+     * The compact form (schema: docs/schema/placement-compact.schema.json): threadblocks as
+     * columns, a mask of one CU as its bit index, page maps as runs. {@code --compact} writes it
+     * for the whole plan, and every per-rank file is in it.
+     */
+    public static final int VERSION_COMPACT = 3;
 
     private PlacementJson() {}
 
     public static String emit(CompileResult r) {
+        return emit(r, false);
+    }
+
+    /** The whole plan, in version 2 or, {@code compact}, version 3. */
+    public static String emit(CompileResult r, boolean compact) {
+        Map<String, Object> root = root(r, compact ? VERSION_COMPACT : VERSION);
+        root.put("ranks", ranks(r, compact));
+        return CanonicalJson.write(root);
+    }
+
+    /**
+     * One rank's file of a per-rank output: version 3 with {@code part} naming the rank, and
+     * {@code ranks} holding that rank alone; the rest (plan, topology, search, summary) is the
+     * whole plan's, as in placement.json. {@code base} is the rank's first global threadblock.
+     */
+    public static String emitRank(CompileResult r, int rank, int base) {
+        Map<String, Object> root = root(r, VERSION_COMPACT);
+        root.put("part", obj("rank", rank));
+        root.put("ranks", List.of(rank(r, r.realised().ranks().get(rank), base, true)));
+        return CanonicalJson.write(root);
+    }
+
+    private static Map<String, Object> root(CompileResult r, int version) {
         Map<String, Object> root = new TreeMap<>();
         root.put("schema", "nunac-placement");
-        root.put("version", VERSION);
+        root.put("version", version);
         Map<String, Object> plan = new TreeMap<>();
         plan.put("name", r.plan().name());
         plan.put("collective", r.plan().collective().id());
@@ -57,14 +86,13 @@ public final class PlacementJson {
         root.put("granularity", pl.granularity());
         root.put("direct", pl.direct());
         root.put("search", search(r.search()));
-        root.put("ranks", ranks(r));
         Map<String, Object> summary = new TreeMap<>();
         summary.put("chosen", stats(pl.stats()));
         summary.put("ua", stats(r.baseline().stats()));
         summary.put("logical_groups", r.groups().groups().size());
         if (r.simulated() != null) summary.put("simulated", simulated(r.simulated()));
         root.put("summary", summary);
-        return CanonicalJson.write(root);
+        return root;
     }
 
     /** The cost model's run of the chosen placement: completion, store latencies, busiest servers, critical path. */
@@ -110,16 +138,40 @@ public final class PlacementJson {
         return m;
     }
 
-    private static List<Object> ranks(CompileResult r) {
+    private static List<Object> ranks(CompileResult r, boolean compact) {
         List<Object> out = new ArrayList<>();
-        Placement pl = r.placement();
         int base = 0;
         for (Realised.RankLaunch rl : r.realised().ranks()) {
-            Map<String, Object> rm = new TreeMap<>();
-            rm.put("rank", rl.rank());
-            rm.put("grid", rl.grid());
+            out.add(rank(r, rl, base, compact));
+            base += rl.slotOfTb().length;
+        }
+        return out;
+    }
+
+    private static Map<String, Object> rank(CompileResult r, Realised.RankLaunch rl, int base, boolean compact) {
+        Placement pl = r.placement();
+        Map<String, Object> rm = new TreeMap<>();
+        rm.put("rank", rl.rank());
+        rm.put("grid", rl.grid());
+        int n = rl.slotOfTb().length;
+        if (compact) {
+            // Columns, entry t for threadblock t: the per-threadblock objects of version 2 cost
+            // more in keys and indentation than in numbers.
+            int[] cu = new int[n], domain = new int[n], group = new int[n], peer = new int[n];
+            List<Object> mask = new ArrayList<>(n);
+            for (int t = 0; t < n; t++) {
+                cu[t] = pl.cuOfTb()[base + t];
+                domain[t] = pl.domainOfTb()[base + t];
+                group[t] = pl.groupOfTb()[base + t];
+                peer[t] = r.accesses().threadblocks().get(base + t).peer();
+                mask.add(mask(rl.tbMasks().get(t)));
+            }
+            // No slot column: threadblock t's slot is its position in the grid.
+            rm.put("threadblocks", obj("count", n, "cu", column(cu), "mask", mask.stream().distinct().count() == 1 && n > 1 ? mask.get(0) : mask,
+                    "domain", column(domain), "group", column(group), "peer", column(peer)));
+        } else {
             List<Object> tbs = new ArrayList<>();
-            for (int t = 0; t < rl.slotOfTb().length; t++) {
+            for (int t = 0; t < n; t++) {
                 TbAccess a = r.accesses().threadblocks().get(base + t);
                 Map<String, Object> tm = new TreeMap<>();
                 tm.put("tb", t);
@@ -131,34 +183,52 @@ public final class PlacementJson {
                 tm.put("peer", a.peer());
                 tbs.add(tm);
             }
-            base += rl.slotOfTb().length;
             rm.put("threadblocks", tbs);
-            List<Object> streams = new ArrayList<>();
-            for (Realised.StreamMask s : rl.streams()) {
-                Map<String, Object> sm = new TreeMap<>();
-                sm.put("domain", s.domain());
-                sm.put("mask", Realised.hex(s.mask()));
-                sm.put("cus", s.cus());
-                sm.put("added_for_empty_dies", s.addedForEmptyDies());
-                streams.add(sm);
-            }
-            rm.put("streams", streams);
-            List<Object> bufs = new ArrayList<>();
-            for (PageMap pm : pl.pages()) {
-                if (pm.rank() != rl.rank() || pm.stack().length == 0) continue;
-                Map<String, Object> bm = new TreeMap<>();
-                bm.put("buffer", pm.buffer());
-                bm.put("pages", pm.stack().length);
+        }
+        List<Object> streams = new ArrayList<>();
+        for (Realised.StreamMask s : rl.streams()) {
+            Map<String, Object> sm = new TreeMap<>();
+            sm.put("domain", s.domain());
+            sm.put("mask", compact ? mask(s.mask()) : Realised.hex(s.mask()));
+            sm.put("cus", s.cus());
+            sm.put("added_for_empty_dies", s.addedForEmptyDies());
+            streams.add(sm);
+        }
+        rm.put("streams", streams);
+        List<Object> bufs = new ArrayList<>();
+        for (PageMap pm : pl.pages()) {
+            if (pm.rank() != rl.rank() || pm.stack().length == 0) continue;
+            Map<String, Object> bm = new TreeMap<>();
+            bm.put("buffer", pm.buffer());
+            bm.put("pages", pm.stack().length);
+            if (compact) {
+                int sp = PageRuns.period(pm.stack()), dp = PageRuns.period(pm.domain());
+                bm.put("stack_runs", PageRuns.encode(pm.stack(), sp));
+                if (sp < pm.stack().length) bm.put("stack_period", sp);
+                bm.put("domain_runs", PageRuns.encode(pm.domain(), dp));
+                if (dp < pm.domain().length) bm.put("domain_period", dp);
+            } else {
                 bm.put("stack", pm.stack());
                 bm.put("domain", pm.domain());
-                bm.put("layout", pm.layout().id());
-                if (pm.slot() != null) bm.put("slots", pm.slot());
-                bufs.add(bm);
             }
-            rm.put("buffers", bufs);
-            out.add(rm);
+            bm.put("layout", pm.layout().id());
+            if (pm.slot() != null) bm.put("slots", pm.slot());
+            bufs.add(bm);
         }
-        return out;
+        rm.put("buffers", bufs);
+        return rm;
+    }
+
+    /** A compact column: one number when every threadblock has the same value (and there are several), else the values. */
+    private static Object column(int[] values) {
+        for (int v : values) if (v != values[0]) return values;
+        return values.length > 1 ? (Object) values[0] : values;
+    }
+
+    /** A compact mask: the bit index when one CU is set, else the hex number of version 2. */
+    private static Object mask(int[] words) {
+        int bit = PageRuns.singleBit(words);
+        return bit >= 0 ? (Object) bit : Realised.hex(words);
     }
 
     static Map<String, Object> stats(PlacementStats s) {

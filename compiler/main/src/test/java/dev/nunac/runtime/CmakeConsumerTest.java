@@ -54,16 +54,19 @@ class CmakeConsumerTest {
                 java.util.Arrays.stream(ids.group(1).trim().split("\\s+")).sorted().toList());
     }
 
-    @Test
-    void consumerBuildsAgainstTheGeneratedHeader(@TempDir Path build) throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "compact {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void consumerBuildsAgainstTheGeneratedHeader(boolean compact, @TempDir Path build) throws Exception {
         assumeTrue(onPath("cmake"), "cmake not on PATH: CMake consumer test skipped");
         assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler on PATH: CMake consumer test skipped");
         Path src = Repo.root().resolve("examples/cmake-consumer");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String nunac = java + ";-cp;" + System.getProperty("java.class.path") + ";dev.nunac.cli.Main";
-        run(build, List.of("cmake", "-S", src.toString(), "-B", build.toString(), "-DNUNAC_COMMAND=" + nunac));
+        run(build, List.of("cmake", "-S", src.toString(), "-B", build.toString(), "-DNUNAC_COMMAND=" + nunac,
+                "-DCONSUMER_COMPACT=" + (compact ? "ON" : "OFF")));
         run(build, List.of("cmake", "--build", build.toString()));
         assertTrue(Files.exists(build.resolve("nunac/consumer/placement.h")));
+        assertEquals(compact, Files.readString(build.resolve("nunac/consumer/placement.h")).contains("#define NUNAC_PART_RANK -1"));
         String out = run(build, List.of(build.resolve("consumer").toString()));
         assertTrue(out.startsWith("ranks 4, threadblocks 12"), out);
     }

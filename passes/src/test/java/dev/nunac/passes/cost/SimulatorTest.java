@@ -24,12 +24,13 @@ class SimulatorTest {
 
     @Test
     void timeGrowsWithSize() {
-        Plan plan = PlanBuilder.directAllgather(4);
+        Plan plan = PlanBuilder.directAllgather(3);
         Topology topo = Topologies.nuna4die();
+        // small transfers are latency-bound, large ones bandwidth-bound
         double small = simulate(plan, topo, 64 << 10).completionNs();
+        double medium = simulate(plan, topo, 1 << 20).completionNs();
         double large = simulate(plan, topo, 4 << 20).completionNs();
-        assertTrue(small > 0);
-        assertTrue(large > 4 * small, "64 times the bytes: " + small + " ns, then " + large + " ns");
+        assertTrue(small > 0 && medium > small && large > 2 * medium, small + ", " + medium + ", " + large + " ns");
     }
 
     @Test
@@ -40,6 +41,16 @@ class SimulatorTest {
         double fixed = 100 /* CU to NoC */ + 400 /* switch */ + 3 * 10 /* three hops to the stack */ + 50 /* memory */;
         assertEquals(2, s.storeLatency().flits(), 1e-9, "one flit stored on each rank");
         assertTrue(s.storeLatency().minNs() > fixed, s.storeLatency() + " vs " + fixed);
+    }
+
+    @Test
+    void theSimulatedModelIsTheSimulatorsCompletionTime() {
+        Plan plan = PlanBuilder.directAllgather(2);
+        PlacementInput in = Fixtures.input(plan, Topologies.nuna4die(), 1 << 20);
+        Placement p = Placer.place(in, Fixtures.groups(in), Policy.NAP_NAR, 2);
+        SimulatedModel model = SimulatedModel.defaults();
+        assertEquals(Simulator.simulate(plan, in.accesses(), p, in.topology()).completionNs(), model.estimate(in, p).ns());
+        assertTrue(model.cost(in, p) > 0, "a simulation costs events");
     }
 
     @Test

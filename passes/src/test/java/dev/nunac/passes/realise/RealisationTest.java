@@ -22,19 +22,24 @@ import org.junit.jupiter.api.Test;
 
 /** What the hardware is handed: grid slots, CU masks, stream masks. */
 class RealisationTest {
-    static Realised realise(Plan plan, Topology topo, Policy policy, int k) {
+    /** A placement and what realising it gives. */
+    record Launch(Placement placement, Realised realised) {}
+
+    static Launch launch(Plan plan, Topology topo, Policy policy, int k) {
         PlacementInput in = Fixtures.input(plan, topo, 1 << 20);
         Placement p = Placer.place(in, Fixtures.groups(in), policy, k);
-        return Realisation.realise(plan, p, topo);
+        return new Launch(p, Realisation.realise(plan, p, topo));
     }
+
+    /** MI300X: modulo dispatch over 8 dies; each of 8 ranks has 7 threadblocks. */
+    static final Topology MI300X = Topologies.bundled("mi300x");
+    static final Launch NAP_ON_MI300X = launch(PlanBuilder.directAllgather(8), MI300X, Policy.NAP, 1);
 
     @Test
     void underModuloDispatchEachThreadblockSitsAtASlotOfItsCusDie() {
-        Topology topo = Topologies.bundled("mi300x");
-        Plan plan = PlanBuilder.directAllgather(8);
-        PlacementInput in = Fixtures.input(plan, topo, 1 << 20);
-        Placement p = Placer.place(in, Fixtures.groups(in), Policy.NAP, 1);
-        Realised r = Realisation.realise(plan, p, topo);
+        Topology topo = MI300X;
+        Placement p = NAP_ON_MI300X.placement();
+        Realised r = NAP_ON_MI300X.realised();
         assertEquals(Dispatch.Rule.MODULO, topo.dispatch().rule());
         List<Integer> dies = topo.dispatch().dies();
         for (Realised.RankLaunch rank : r.ranks()) {
@@ -48,13 +53,10 @@ class RealisationTest {
 
     @Test
     void aThreadblocksMaskSelectsItsCuAndStreamsLeaveNoDieEmpty() {
-        Topology topo = Topologies.bundled("mi300x");
-        Plan plan = PlanBuilder.directAllgather(8);
-        PlacementInput in = Fixtures.input(plan, topo, 1 << 20);
-        Placement p = Placer.place(in, Fixtures.groups(in), Policy.NAP, 1);
-        Realised r = Realisation.realise(plan, p, topo);
+        Topology topo = MI300X;
+        Realised r = NAP_ON_MI300X.realised();
         Realised.RankLaunch r0 = r.ranks().get(0);
-        int bit = topo.maskBit(p.cuOfTb()[0]);
+        int bit = topo.maskBit(NAP_ON_MI300X.placement().cuOfTb()[0]);
         int[] expected = new int[r.maskWords()];
         expected[bit / 32] = 1 << (bit % 32);
         assertArrayEquals(expected, r0.tbMasks().get(0));
@@ -67,7 +69,7 @@ class RealisationTest {
 
     @Test
     void underFreeDispatchTheGridIsThePlansOrder() {
-        Realised r = realise(PlanBuilder.directAllgather(3), Topologies.bundled("h200"), Policy.UA, 1);
+        Realised r = launch(PlanBuilder.directAllgather(3), Topologies.bundled("h200"), Policy.UA, 1).realised();
         assertArrayEquals(new int[] {0, 1}, r.ranks().get(0).grid());
     }
 

@@ -14,11 +14,10 @@ import dev.nunac.passes.cost.SimResult;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
 import dev.nunac.testing.Repo;
+import dev.nunac.testkit.Topologies;
 import dev.nunac.topology.Topology;
-import dev.nunac.topology.TopologyLoader;
 import dev.nunac.topology.TopologyResolver;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
@@ -32,31 +31,12 @@ class SimulatorTest {
      * store's path is therefore fixed: CU -> west to the port -> switch -> east to the stack.
      */
     static Topology line() {
-        return line("{\"die\": \"d\"}");
+        return Topologies.line();
     }
 
     /** The same line with CUs only on the routers {@code cuRouters} selects. */
     static Topology line(String cuRouters) {
-        String json = """
-                {"format": 1, "name": "line", "title": "line", "sources": {"t": "test"},
-                 "dies": [{"id": "d", "kind": "compute", "at": [0, 0]}],
-                 "noc": {"routing": "xy", "clockMHz": %s, "hopCycles": %s, "linkBandwidthGBs": %s,
-                         "mesh": {"width": 4, "height": 1, "regions": [{"die": "d", "x": "0..3", "y": "0..0"}]}},
-                 "compute": {"dispatch": {"rule": "any", "basis": "assumed", "source": "t"},
-                             "groups": [{"routers": %s, "perRouter": 2}]},
-                 "memory": {"bandwidthGBs": %s, "capacityGiB": %s, "latencyNs": %s,
-                            "groups": [{"routers": {"x": 3, "y": 0}, "perRouter": 1}]},
-                 "io": {"bandwidthGBs": %s, "groups": [{"routers": {"x": 0, "y": 0}, "perRouter": 1, "kind": "scale-up"}]},
-                 "scaleUp": {"model": "clos", "basis": "assumed", "source": "t"},
-                 "latencies": {"cuToNocNs": %s, "linkNs": %s},
-                 "budgets": {"outstandingPerCu": %s, "inFlightBytesPerStack": %s, "pageBytes": %s},
-                 "nar": {"granularities": [1], "basis": "assumed", "source": "t"}}
-                """.formatted(q(1000), q(10), q(256), cuRouters, q(128), q(16), q(50), q(25.6), q(100), q(400), q(700), q(1e6), q(4096));
-        return TopologyLoader.parse("line.json", json.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static String q(double v) {
-        return String.format(java.util.Locale.ROOT, "{\"value\": %s, \"basis\": \"assumed\", \"source\": \"t\"}", v);
+        return Topologies.line(cuRouters);
     }
 
     static Plan allgather(int ranks, int tbsPerPeer) {

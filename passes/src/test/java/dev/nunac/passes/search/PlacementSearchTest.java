@@ -1,0 +1,74 @@
+package dev.nunac.passes.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nunac.ir.Plan;
+import dev.nunac.pass.Compilation;
+import dev.nunac.passes.Fixtures;
+import dev.nunac.passes.place.Placement;
+import dev.nunac.passes.place.PlacementInput;
+import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.passes.place.Policy;
+import dev.nunac.testkit.PlanBuilder;
+import dev.nunac.testkit.Topologies;
+import dev.nunac.topology.Topology;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The search's promises: UA is the baseline, and the choice is never estimated slower. */
+class PlacementSearchTest {
+    static final Topology TOPO = Topologies.nuna4die();
+
+    static SearchResult search(Plan plan, PlacementOptions opt, PlacementSearch.Settings settings) {
+        PlacementInput in = Fixtures.input(plan, TOPO, opt.sizeBytes());
+        return PlacementSearch.search(in, Fixtures.groups(in), opt, settings);
+    }
+
+    /** Enough simulated events for UA and a few candidates of these small plans, to keep the tests quick. */
+    static final PlacementSearch.Settings QUICK = PlacementSearch.Settings.defaults().withBudget(400_000);
+
+    @Test
+    void theChoiceIsNeverSlowerThanUa() {
+        for (long size : new long[] {64 << 10, 1 << 20}) {
+            SearchResult r = search(PlanBuilder.directAllgather(3), PlacementOptions.auto(PlacementOptions.NAR_AUTO, size), QUICK);
+            assertEquals(Policy.UA, r.baseline().candidate().policy());
+            assertTrue(r.simulated(), r.reason());
+            assertTrue(r.chosenNs() <= r.baselineNs(), r.summary());
+            assertFalse(r.slowerThanBaseline(), r.summary());
+        }
+    }
+
+    @Test
+    void withoutSimulationTheAnalyticEstimateDecidesAndStillKeepsUaAsTheFloor() {
+        SearchResult r = search(PlanBuilder.directAllgather(4), PlacementOptions.defaults(), PlacementSearch.Settings.defaults().withBudget(0));
+        assertFalse(r.simulated(), r.reason());
+        assertTrue(r.chosenNs() <= r.baselineNs(), r.summary());
+        assertTrue(r.candidates().stream().noneMatch(Scored::wasSimulated));
+    }
+
+    @Test
+    void oneRequestedPolicyIsTheOneChosen() {
+        SearchResult r = search(PlanBuilder.directAllgather(3), new PlacementOptions(Policy.NAP_NAR, 4, 1 << 20), QUICK);
+        assertEquals(Policy.NAP_NAR, r.chosen().candidate().policy());
+        assertEquals(4, r.chosen().placement().granularity());
+        assertFalse(r.searched());
+    }
+
+    @Test
+    void thePassHandsOnTheChosenPlacement() {
+        Compilation c = Fixtures.run(Fixtures.compilation(PlanBuilder.directAllgather(2), TOPO, PlacementOptions.defaults()), 4);
+        SearchResult r = c.get(SearchResult.KEY);
+        assertSame(r.chosen().placement(), c.get(Placement.KEY));
+        assertTrue(r.dump().startsWith("chosen "), r::dump);
+    }
+
+    @Test
+    void theSpaceStartsWithUaAndHasNoTwins() {
+        List<Candidate> space = PlacementSearch.space(TOPO, PlacementOptions.defaults());
+        assertEquals(new Candidate(Policy.UA, 1), space.get(0));
+        assertEquals(space.size(), space.stream().distinct().count());
+    }
+}

@@ -40,6 +40,7 @@ typedef struct {
     int (*ModuleGetFunction)(void **, void *, const char *);
     int (*ModuleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **);
     int (*DeviceSynchronize)(void);
+    int (*MemGetInfo)(size_t *, size_t *);
     const char *(*GetErrorString)(int);
     int (*DeviceCanAccessPeer)(int *, int, int);
     int (*DeviceEnablePeerAccess)(int, unsigned);
@@ -81,6 +82,7 @@ static int h_launch(void *d, void *f, unsigned grid, unsigned block, void **args
     return ((hip_t *) d)->ModuleLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, args, NULL);
 }
 static int h_sync(void *d) { return ((hip_t *) d)->DeviceSynchronize(); }
+static int h_meminfo(void *d, size_t *free_b, size_t *total_b) { return ((hip_t *) d)->MemGetInfo(free_b, total_b); }
 static int h_occupancy(void *d, int *n, void *f, unsigned block) {
     return ((hip_t *) d)->OccupancyMaxActiveBlocksPerMultiprocessor(n, f, (int) block, 0);
 }
@@ -111,8 +113,8 @@ static const nr_gpu_ops HIP_OPS = {
     .call_load = "hipModuleLoadData", .call_function = "hipModuleGetFunction", .call_launch = "hipModuleLaunchKernel",
     .call_sync = "hipDeviceSynchronize", .call_select = "hipSetDevice", .call_can_peer = "hipDeviceCanAccessPeer",
     .call_enable_peer = "hipDeviceEnablePeerAccess", .call_host_alloc = "hipHostMalloc", .call_host_map = "hipHostGetDevicePointer",
-    .call_occupancy = "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
-    .occupancy = h_occupancy, .alloc = h_alloc, .free = h_free, .htod = h_htod, .dtoh = h_dtoh, .memset32 = h_memset, .load = h_load,
+    .call_occupancy = "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", .call_meminfo = "hipMemGetInfo",
+    .occupancy = h_occupancy, .meminfo = h_meminfo, .alloc = h_alloc, .free = h_free, .htod = h_htod, .dtoh = h_dtoh, .memset32 = h_memset, .load = h_load,
     .unload = h_unload, .function = h_function, .launch = h_launch, .sync = h_sync, .error = h_error,
     .select = h_select, .can_peer = h_can_peer, .enable_peer = h_enable_peer, .host_alloc = h_host_alloc,
     .host_free = h_host_free, .host_map = h_host_map,
@@ -141,6 +143,7 @@ static nunart_status load_symbols(nunart_ctx *ctx, hip_t *h) {
         {"hipModuleGetFunction", (void **) &h->ModuleGetFunction},
         {"hipModuleLaunchKernel", (void **) &h->ModuleLaunchKernel},
         {"hipDeviceSynchronize", (void **) &h->DeviceSynchronize},
+        {"hipMemGetInfo", (void **) &h->MemGetInfo},
         {"hipGetErrorString", (void **) &h->GetErrorString},
         {"hipDeviceCanAccessPeer", (void **) &h->DeviceCanAccessPeer},
         {"hipDeviceEnablePeerAccess", (void **) &h->DeviceEnablePeerAccess},

@@ -52,6 +52,11 @@ int hipExtStreamCreateWithCUMask(void **stream, unsigned words, const unsigned *
 int hipStreamDestroy(void *stream) { free(stream); return OK; }
 
 int hipMalloc(void **p, size_t n) { *p = mock_alloc(n, mock_current()); return *p ? OK : E_MEMORY; }
+int hipMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+    if (!free_bytes || !total_bytes) return E_VALUE;
+    mock_meminfo(free_bytes, total_bytes);
+    return OK;
+}
 int hipFree(void *p) { mock_free(p); return OK; }
 int hipHostMalloc(void **p, size_t n, unsigned flags) {
     if (flags != (0x1u | 0x2u | 0x40000000u)) return E_VALUE; /* portable, mapped, coherent */
@@ -86,7 +91,8 @@ int hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsig
     mock_trace("hipModuleLaunchKernel grid=%ux%ux%u block=%ux%ux%u shared=%u stream=%s", gx, gy, gz, bx, by, bz, shared,
                stream ? "other" : "default");
     if (!fn || !params || extra) return E_VALUE;
-    return mock_launch(fn, params, gx, 1) ? E_VALUE : OK;
+    int rc = mock_launch(fn, params, gx, 1);
+    return rc == -2 ? MOCK_E_CHECK : rc ? E_VALUE : OK;
 }
 int hipDeviceSynchronize(void) { return mock_sync(); }
 

@@ -74,8 +74,9 @@ typedef struct nunart_ctx nunart_ctx;
  *   pinned_grid=tight|full  a pinned launch's blocks per SM (XCD on HIP): tight (default) one more
  *                     than the most threadblocks planned on one, full every slot the occupancy
  *                     API says is resident at once (every unit surely receives blocks)
- *   arch=NAME         HIP: hipRTC's target (--offload-arch=NAME, e.g. gfx942); by default
- *                     hipRTC compiles for the current device (the report says which applied)
+ *   arch=NAME         HIP: hipRTC's target (--offload-arch=NAME, e.g. gfx942); by default the
+ *                     device's ISA (gcnArchName, else the KFD topology), which NAME must match
+ *                     where known; a device whose ISA is unknown is refused without it
  * The GPU runtimes are opened with dlopen; the environment variables NUNART_CUDA_LIBRARY,
  * NUNART_NVRTC_LIBRARY, NUNART_HIP_LIBRARY and NUNART_HIPRTC_LIBRARY name other files (an
  * override that does not load is an error, never a fallback).

@@ -21,6 +21,7 @@
  *   NUNART_MOCK_DRIVER_VERSION=N    cuDriverGetVersion (default 13000, CUDA 13.0)
  *   NUNART_MOCK_NVRTC_VERSION=M.m   nvrtcVersion (default 13.0); hipRTC: NUNART_MOCK_HIPRTC_VERSION (6.2)
  *   NUNART_MOCK_NVRTC_ARCHS=LIST    nvrtcGetSupportedArchs, comma-separated (default 75,80,86,87,89,90,100,120)
+ *   NUNART_MOCK_GCN_ARCH=TEXT       HIP gcnArchName in the device properties (default gfx942:sramecc+:xnack-)
  *   NUNART_MOCK_MEM_MB=N            each device's memory (default 1024): cuMemGetInfo / hipMemGetInfo
  *                                   report it, allocations past it fail (out of memory)
  *   NUNART_MOCK_MAX_BLOCK_MB=N      the largest single device allocation (default: the whole memory)

@@ -36,6 +36,24 @@ int hipDeviceEnablePeerAccess(int peer, unsigned flags) {
     mock_trace("hipDeviceEnablePeerAccess device=%d peer=%d%s", mock_current(), peer, rc < 0 ? " refused" : "");
     return rc < 0 ? E_PEER_UNSUPPORTED : rc ? E_PEER_ENABLED : OK;
 }
+/* The device properties with the name and gcnArchName (NUNART_MOCK_GCN_ARCH, default
+ * gfx942:sramecc+:xnack-) where the real layouts put them: hipDeviceProp_tR0600 (1,472 bytes,
+ * gcnArchName at 1160), or with MOCK_HIP_R0000 (a runtime older than ROCm 6) only the older
+ * hipGetDeviceProperties (gcnArchName at 396). */
+static int properties(void *props, int dev, size_t bytes, size_t arch_at) {
+    if (!props) return E_VALUE;
+    if (dev < 0 || dev >= mock_devices()) return E_INVALID_DEVICE;
+    const char *arch = getenv("NUNART_MOCK_GCN_ARCH");
+    memset(props, 0, bytes);
+    snprintf(props, 256, "Mock HIP device %d", dev);
+    snprintf((char *) props + arch_at, 256, "%s", arch ? arch : "gfx942:sramecc+:xnack-");
+    return OK;
+}
+#ifdef MOCK_HIP_R0000
+int hipGetDeviceProperties(void *props, int dev) { return properties(props, dev, 792, 396); }
+#else
+int hipGetDevicePropertiesR0600(void *props, int dev) { return properties(props, dev, 1472, 1160); }
+#endif
 int hipDeviceGetName(char *name, int len, int dev) {
     snprintf(name, (size_t) len, "Mock HIP device %d", dev);
     return OK;

@@ -73,18 +73,27 @@ class MockDriverTest {
         assertTrue(rep.get("cu-affinity").startsWith("applied at XCD level (XCC_ID dispatcher over 4 blocks = 2 XCDs x 2"), rep.text());
         assertTrue(rep.get("cu-affinity").contains("the CU within the XCD: advisory"), rep.text());
         assertTrue(r.trace().contains("HIPRTCCompileProgram --offload-arch=gfx942"), String.join("\n", r.trace()));
-        assertTrue(rep.get("executor").contains("with --offload-arch=gfx942 (option arch)"), rep.text());
+        assertTrue(rep.get("executor").contains("with --offload-arch=gfx942 (option arch; agrees with the device's gcnArchName gfx942:sramecc+:xnack-"), rep.text());
         assertTrue(rep.get("stream-masks").startsWith("applied (2 streams created with their domain's CU mask"), rep.text());
         assertTrue(rep.get("stream-masks").contains("the executor runs on the default stream"), rep.text());
         assertTrue(rep.get("cu-readback").startsWith("HW_ID of 2/2 threadblocks: 2 distinct CUs as (XCD, SE, SH, CU_ID)"), rep.text());
     }
 
     @Test
-    void withoutArchHipRtcTargetsTheCurrentDeviceAndTheReportSaysSo() throws Exception {
+    void withoutArchTheDevicesGcnArchNameIsTheTargetAndTheReportSaysSo() throws Exception {
         MockDrivers.Run r = run("hip", Map.of(), OPTIONS, 0);
         assertEquals(0, r.exit(), r.stderr());
-        assertTrue(r.trace().contains("HIPRTCCompileProgram"), "no options passed: " + r.trace());
-        assertTrue(r.report().get("executor").contains("without --offload-arch: hipRTC targets the current device"), r.report().text());
+        assertTrue(r.trace().contains("HIPRTCCompileProgram --offload-arch=gfx942"), String.join("\n", r.trace()));
+        assertTrue(r.report().get("executor").contains("with --offload-arch=gfx942 (the device's gcnArchName gfx942:sramecc+:xnack-, "
+                + "hipGetDevicePropertiesR0600)"), r.report().text());
+    }
+
+    @Test
+    void withoutArchOrGcnArchNameNothingIsCompiled() throws Exception {
+        MockDrivers.Run r = run("hip", Map.of("NUNART_MOCK_GCN_ARCH", ""), OPTIONS, 0);
+        assertEquals(1, r.exit(), r.stderr());
+        assertTrue(r.stderr().contains("unavailable: HIP device 0's ISA is unknown"), r.stderr());
+        assertTrue(r.trace().stream().noneMatch(l -> l.startsWith("HIPRTCCompileProgram")), String.join("\n", r.trace()));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -8,8 +8,9 @@
 #       this script into DIR.
 #   device-check.sh --run DIR [--out OUT]            there, with CMake and a C compiler (or the
 #       prebuilt runtime) and the GPU: builds the runtime, prints the GPU, driver, CUDA and NVRTC
-#       versions, runs the latency probe (writes OUT/TOPO-measured.json, a --topo-override
-#       fragment), the empty-step overhead and every table of the topology the GPU's name
+#       versions, runs the latency probe over the whole device memory (prints how many bytes
+#       its addresses spanned and what fraction of the memory; writes OUT/TOPO-measured.json, a
+#       --topo-override fragment), the empty-step overhead and every table of the topology the GPU's name
 #       matches (H100 and H200: h200, B200: b200), one row under compute-sanitizer
 #       racecheck and synccheck when it is on the PATH, and prints one table. Everything goes
 #       under OUT (default DIR/out). No Java; Python only helps to find the NVRTC wheel.

@@ -69,12 +69,14 @@ typedef struct nunart_ctx nunart_ctx;
  *                     host backend: the device to emulate; by default it emulates the device
  *                     the table was placed for
  *   timeout_ms=N      bound on one launch (default 20000); a plan that waits longer fails
- *   mem_limit_mb=N    bound on all buffers of one context (default 4096, at most 1048576)
+ *   mem_limit_mb=N    bound on all buffers of one context's plan (default 4096, at most 1048576;
+ *                     not the latency probe's, which the device's memory bounds)
  *   pinned_grid=tight|full  a pinned launch's blocks per SM (XCD on HIP): tight (default) one more
  *                     than the most threadblocks planned on one, full every slot the occupancy
  *                     API says is resident at once (every unit surely receives blocks)
- *   arch=NAME         HIP: hipRTC's target (--offload-arch=NAME, e.g. gfx942); by default
- *                     hipRTC compiles for the current device (the report says which applied)
+ *   arch=NAME         HIP: hipRTC's target (--offload-arch=NAME, e.g. gfx942); by default the
+ *                     device's ISA (gcnArchName, else the KFD topology), which NAME must match
+ *                     where known; a device whose ISA is unknown is refused without it
  * The GPU runtimes are opened with dlopen; the environment variables NUNART_CUDA_LIBRARY,
  * NUNART_NVRTC_LIBRARY, NUNART_HIP_LIBRARY and NUNART_HIPRTC_LIBRARY name other files (an
  * override that does not load is an error, never a fallback).
@@ -114,13 +116,20 @@ nunart_status nunart_time_launches(nunart_ctx *ctx, int n, int pinned, double *m
 nunart_status nunart_time_stats(nunart_ctx *ctx, int warmup, int n, int pinned, double *stats);
 
 /* Latency probe (the NUNA paper's section 3.2 method): from each SM (CUDA) or XCD (HIP) of the
- * first device, the latency of loads and atomics to `naddr` addresses spread evenly over `mib`
- * MiB of device memory, with dependent chains of `reps`. Needs an OPENED context (no table);
- * the state is unchanged on success. *nloc receives the number of locations; with out NULL
- * nothing runs. Otherwise out (cap doubles, at least nloc * (1 + 3 * naddr)) receives per
- * location its clock in MHz (0: no block ran there) and per address the first load (cold, from
- * memory), the mean load of the chain (warm) and the mean atomic add, in nanoseconds, converted
- * with that location's clock measured against the device timer. NUNART_E_UNSUPPORTED on host. */
+ * first device, the latency of loads and atomics to `naddr` addresses spread evenly over the
+ * device's memory, with dependent chains of `reps`. mib 0 spreads them over the whole memory:
+ * every block the device gives (cuMemGetInfo / hipMemGetInfo say how much is free; requests it
+ * refuses are halved), less a buffer that clears L2 (1/64 of the free memory, at most 512 MiB)
+ * and a reserve for the launch (1/256, at most 64 MiB); mib > 0 spreads them over that many MiB
+ * (more than the device can give is NUNART_E_MEMORY). Option mem_limit_mb does not apply: it
+ * bounds a plan's buffers. The report's probe-memory line says how many bytes the addresses
+ * spanned, in how many blocks, and what fraction of the device's memory that is. Needs an
+ * OPENED context (no table); the state is unchanged on success. *nloc receives the number of
+ * locations; with out NULL nothing runs. Otherwise out (cap doubles, at least
+ * nloc * (1 + 3 * naddr)) receives per location its clock in MHz (0: no block ran there) and per
+ * address the first load (cold, from memory), the mean load of the chain (warm) and the mean
+ * atomic add, in nanoseconds, converted with that location's clock measured against the device
+ * timer. NUNART_E_UNSUPPORTED on host. */
 nunart_status nunart_probe_latency(nunart_ctx *ctx, int mib, int naddr, int reps, double *out, size_t cap, int *nloc);
 
 /* The status of the last call on ctx (NUNART_OK after success), for bindings that keep the

@@ -28,6 +28,7 @@ typedef struct {
     int (*DriverGetVersion)(int *);
     int (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *, void *, int, size_t);
     int (*CtxSynchronize)(void);
+    int (*MemGetInfo)(size_t *, size_t *);
     int (*MemAlloc)(nr_dptr *, size_t);
     int (*MemFree)(nr_dptr);
     int (*MemcpyHtoD)(nr_dptr, const void *, size_t);
@@ -80,6 +81,7 @@ static int c_launch(void *d, void *f, unsigned grid, unsigned block, void **args
     return ((cuda_t *) d)->LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, args, NULL);
 }
 static int c_sync(void *d) { return ((cuda_t *) d)->CtxSynchronize(); }
+static int c_meminfo(void *d, size_t *free_b, size_t *total_b) { return ((cuda_t *) d)->MemGetInfo(free_b, total_b); }
 static int c_occupancy(void *d, int *n, void *f, unsigned block) {
     return ((cuda_t *) d)->OccupancyMaxActiveBlocksPerMultiprocessor(n, f, (int) block, 0);
 }
@@ -118,8 +120,8 @@ static const nr_gpu_ops CUDA_OPS = {
     .call_load = "cuModuleLoadData", .call_function = "cuModuleGetFunction", .call_launch = "cuLaunchKernel",
     .call_sync = "cuCtxSynchronize", .call_select = "cuCtxSetCurrent", .call_can_peer = "cuDeviceCanAccessPeer",
     .call_enable_peer = "cuCtxEnablePeerAccess", .call_host_alloc = "cuMemHostAlloc", .call_host_map = "cuMemHostGetDevicePointer",
-    .call_occupancy = "cuOccupancyMaxActiveBlocksPerMultiprocessor",
-    .occupancy = c_occupancy, .alloc = c_alloc, .free = c_free, .htod = c_htod, .dtoh = c_dtoh, .memset32 = c_memset, .load = c_load,
+    .call_occupancy = "cuOccupancyMaxActiveBlocksPerMultiprocessor", .call_meminfo = "cuMemGetInfo",
+    .occupancy = c_occupancy, .meminfo = c_meminfo, .alloc = c_alloc, .free = c_free, .htod = c_htod, .dtoh = c_dtoh, .memset32 = c_memset, .load = c_load,
     .unload = c_unload, .function = c_function, .launch = c_launch, .sync = c_sync, .error = c_error,
     .select = c_select, .can_peer = c_can_peer, .enable_peer = c_enable_peer, .host_alloc = c_host_alloc,
     .host_free = c_host_free, .host_map = c_host_map,
@@ -150,6 +152,7 @@ static nunart_status load_symbols(nunart_ctx *ctx, cuda_t *c) {
         {"cuDriverGetVersion", (void **) &c->DriverGetVersion},
         {"cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **) &c->OccupancyMaxActiveBlocksPerMultiprocessor},
         {"cuCtxSynchronize", (void **) &c->CtxSynchronize},
+        {"cuMemGetInfo_v2", (void **) &c->MemGetInfo},
         {"cuMemAlloc_v2", (void **) &c->MemAlloc},
         {"cuMemFree_v2", (void **) &c->MemFree},
         {"cuMemcpyHtoD_v2", (void **) &c->MemcpyHtoD},

@@ -1,14 +1,17 @@
 /* HIP backend: the HIP runtime and hipRTC are loaded at run time (dlopen; NUNART_HIP_LIBRARY and
- * NUNART_HIPRTC_LIBRARY override the files). The embedded executor is compiled by hipRTC (for
- * the arch= option's target, else hipRTC's default, the current device) and run by gpu_exec.c
+ * NUNART_HIPRTC_LIBRARY override the files). The embedded executor is compiled by hipRTC for
+ * exactly the device's ISA (its gcnArchName, else its KFD topology node; option arch= names it
+ * where neither does, and must agree where one does) and run by gpu_exec.c
  * on the default stream. Pinned launches place at die level: the dispatcher reads XCC_ID, so
  * tbinfo carries each threadblock's planned XCD, and the grid is dies x per-die blocks, which
  * SPX's round-robin (slot b to XCD b mod dies) spreads evenly. The CU within an XCD is the
  * hardware's choice; HW_ID is read back and reported, not compared. The CU and XCD counts and the
  * ISA come from the KFD topology in sysfs (the device's PCI address names its node), since HIP's
- * attribute enums and property structs differ between ROCm releases; hipRTC's version is checked
+ * attribute enums and property structs differ between ROCm releases; the ISA also from the
+ * device's gcnArchName, read at its offset in either property layout; hipRTC's version is checked
  * against the target before compiling, because an unsupported target aborts the process inside
- * hipRTC. Every entry point saves the caller's current device and restores it. For libraries that launch
+ * hipRTC; a device whose ISA is unknown is refused rather than compiled for hipRTC's default.
+ * Every entry point saves the caller's current device and restores it. For libraries that launch
  * their own kernels, alloc also creates one stream per NAR domain with
  * hipExtStreamCreateWithCUMask (nunart_load checked that no mask empties a die under modulo
  * dispatch); the executor does not use them. */
@@ -40,6 +43,7 @@ typedef struct {
     int (*ModuleGetFunction)(void **, void *, const char *);
     int (*ModuleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **);
     int (*DeviceSynchronize)(void);
+    int (*MemGetInfo)(size_t *, size_t *);
     const char *(*GetErrorString)(int);
     int (*DeviceCanAccessPeer)(int *, int, int);
     int (*DeviceEnablePeerAccess)(int, unsigned);
@@ -49,10 +53,13 @@ typedef struct {
     int (*GetDevice)(int *);
     int (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *, void *, int, size_t);
     int (*DeviceGetPCIBusId)(char *, int, int); /* optional: without it the counts come from the options */
+    int (*GetPropsR0600)(void *, int);          /* hipGetDevicePropertiesR0600 (ROCm 6 and later), optional */
+    int (*GetPropsR0000)(void *, int);          /* the older layout's hipGetDeviceProperties, optional */
     void **streams;        /* per (rank, stream) */
     int nstreams;
     int saved, entered;    /* the caller's device, saved by enter */
-    char target[32];       /* the ISA compiled for: option arch, else the device's (KFD); empty if unknown */
+    char target[64];       /* the ISA compiled for: option arch, else the device's; empty if unknown */
+    char target_from[160]; /* where target came from, for the report */
     void *rtc_lib;         /* hipRTC, found at open (NULL: rtc_why says why) */
     int rtc_owned, rtc_major, rtc_minor;
     char rtc_file[192], rtc_why[512];
@@ -81,6 +88,7 @@ static int h_launch(void *d, void *f, unsigned grid, unsigned block, void **args
     return ((hip_t *) d)->ModuleLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, args, NULL);
 }
 static int h_sync(void *d) { return ((hip_t *) d)->DeviceSynchronize(); }
+static int h_meminfo(void *d, size_t *free_b, size_t *total_b) { return ((hip_t *) d)->MemGetInfo(free_b, total_b); }
 static int h_occupancy(void *d, int *n, void *f, unsigned block) {
     return ((hip_t *) d)->OccupancyMaxActiveBlocksPerMultiprocessor(n, f, (int) block, 0);
 }
@@ -111,8 +119,8 @@ static const nr_gpu_ops HIP_OPS = {
     .call_load = "hipModuleLoadData", .call_function = "hipModuleGetFunction", .call_launch = "hipModuleLaunchKernel",
     .call_sync = "hipDeviceSynchronize", .call_select = "hipSetDevice", .call_can_peer = "hipDeviceCanAccessPeer",
     .call_enable_peer = "hipDeviceEnablePeerAccess", .call_host_alloc = "hipHostMalloc", .call_host_map = "hipHostGetDevicePointer",
-    .call_occupancy = "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
-    .occupancy = h_occupancy, .alloc = h_alloc, .free = h_free, .htod = h_htod, .dtoh = h_dtoh, .memset32 = h_memset, .load = h_load,
+    .call_occupancy = "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", .call_meminfo = "hipMemGetInfo",
+    .occupancy = h_occupancy, .meminfo = h_meminfo, .alloc = h_alloc, .free = h_free, .htod = h_htod, .dtoh = h_dtoh, .memset32 = h_memset, .load = h_load,
     .unload = h_unload, .function = h_function, .launch = h_launch, .sync = h_sync, .error = h_error,
     .select = h_select, .can_peer = h_can_peer, .enable_peer = h_enable_peer, .host_alloc = h_host_alloc,
     .host_free = h_host_free, .host_map = h_host_map,
@@ -141,6 +149,7 @@ static nunart_status load_symbols(nunart_ctx *ctx, hip_t *h) {
         {"hipModuleGetFunction", (void **) &h->ModuleGetFunction},
         {"hipModuleLaunchKernel", (void **) &h->ModuleLaunchKernel},
         {"hipDeviceSynchronize", (void **) &h->DeviceSynchronize},
+        {"hipMemGetInfo", (void **) &h->MemGetInfo},
         {"hipGetErrorString", (void **) &h->GetErrorString},
         {"hipDeviceCanAccessPeer", (void **) &h->DeviceCanAccessPeer},
         {"hipDeviceEnablePeerAccess", (void **) &h->DeviceEnablePeerAccess},
@@ -193,23 +202,32 @@ static int kfd_lookup(const char *bus_id, kfd_gpu *out) {
     return -1;
 }
 
+/* The ISA of a target ID: gfx942 of gfx942:sramecc+:xnack-. */
+static void isa_of(const char *target, char *out, size_t cap) { snprintf(out, cap, "%.*s", (int) strcspn(target, ":"), target); }
+
 /* Targets the executor is built for, and the first hipRTC (ROCm) release that compiles each:
  * an older one aborts the process for gfx94x (seen with hipRTC 5.2.3), so it is refused. */
 static const struct { const char *isa; int major, minor; } HIPRTC_MIN[] = {
     {"gfx908", 4, 0}, {"gfx90a", 5, 0}, {"gfx940", 6, 0}, {"gfx941", 6, 0}, {"gfx942", 6, 0}, {"gfx950", 7, 0},
 };
 
-/* Refuses a target hipRTC would not compile (or die compiling); "" (unknown) passes, stated. */
+/* Refuses a target hipRTC would not compile (or die compiling), and an unknown one: hipRTC's
+ * default target, unchecked, could be one that aborts the process. */
 static nunart_status check_target(nunart_ctx *ctx, const hip_t *h) {
-    if (!h->target[0]) return NUNART_OK;
+    static const char *const known = "gfx908, gfx90a, gfx940, gfx941, gfx942, gfx950";
+    if (!h->target[0])
+        return nr_fail(ctx, NUNART_E_UNAVAILABLE, "HIP device %d's ISA is unknown (%s), so the executor is not compiled for hipRTC's default "
+                       "target unchecked: option arch=gfxNNN names it (%s are supported)", ctx->device_ordinal, h->target_from, known);
+    char isa[64];
+    isa_of(h->target, isa, sizeof isa);
     for (size_t i = 0; i < sizeof HIPRTC_MIN / sizeof *HIPRTC_MIN; i++) {
-        if (strcmp(HIPRTC_MIN[i].isa, h->target)) continue;
+        if (strcmp(HIPRTC_MIN[i].isa, isa)) continue;
         if (h->rtc_major * 100 + h->rtc_minor >= HIPRTC_MIN[i].major * 100 + HIPRTC_MIN[i].minor) return NUNART_OK;
         return nr_fail(ctx, NUNART_E_UNAVAILABLE, "hipRTC %d.%d (%s) is too old for %s (needs %d.%d or newer; older ones abort the process "
                        "compiling it): install a newer ROCm or point NUNART_HIPRTC_LIBRARY at its hipRTC", h->rtc_major, h->rtc_minor, h->rtc_file,
-                       h->target, HIPRTC_MIN[i].major, HIPRTC_MIN[i].minor);
+                       isa, HIPRTC_MIN[i].major, HIPRTC_MIN[i].minor);
     }
-    return nr_fail(ctx, NUNART_E_UNAVAILABLE, "target %s is not one the executor is built for (gfx908, gfx90a, gfx940, gfx941, gfx942, gfx950)", h->target);
+    return nr_fail(ctx, NUNART_E_UNAVAILABLE, "target %s (%s) is not one the executor is built for (%s)", h->target, h->target_from, known);
 }
 
 /* hipRTC: its own library, else (older ROCm) the symbols inside the HIP runtime. An override
@@ -239,30 +257,88 @@ static void find_hiprtc(hip_t *h) {
     h->rtc_lib = lib;
 }
 
+/* gcnArchName's offset in the device properties, for LP64 (hip_runtime_api.h): 1160 in
+ * hipDeviceProp_tR0600 (ROCm 6 and later, 1,472 bytes, hipGetDevicePropertiesR0600), 396 in the
+ * older hipDeviceProp_t (hipGetDeviceProperties). The buffer is larger than either layout. */
+#define GCN_ARCH_R0600 1160
+#define GCN_ARCH_R0000 396
+#define PROPS_BYTES 4096
+
+/* A target ID as gcnArchName spells it: gfx and hex digits, then :feature+ or :feature- parts
+ * (gfx942:sramecc+:xnack-). 1 when `s` (NUL-terminated within n) is one. */
+static int target_id(const char *s, size_t n) {
+    size_t len = strnlen(s, n), i = 3;
+    if (len == n || len < 4 || len >= 64 || strncmp(s, "gfx", 3)) return 0;
+    while (i < len && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) i++;
+    if (i == 3) return 0;
+    while (i < len) {
+        size_t start = ++i;
+        if (s[start - 1] != ':') return 0;
+        while (i < len && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_')) i++;
+        if (i == start || i == len || (s[i] != '+' && s[i] != '-')) return 0;
+        i++;
+    }
+    return 1;
+}
+
+/* Device `ordinal`'s gcnArchName into out (empty when no properties call gives a valid one);
+ * *how names the call. */
+static void gcn_arch_name(const hip_t *h, int ordinal, char *out, size_t cap, const char **how) {
+    _Alignas(8) char props[PROPS_BYTES]; /* on the stack: the library keeps no global state */
+    out[0] = 0;
+    *how = NULL;
+    const struct { int (*get)(void *, int); size_t at; const char *name; } calls[] = {
+        {h->GetPropsR0600, GCN_ARCH_R0600, "hipGetDevicePropertiesR0600"}, {h->GetPropsR0000, GCN_ARCH_R0000, "hipGetDeviceProperties"},
+    };
+    for (size_t i = 0; i < 2 && !out[0]; i++) {
+        if (!calls[i].get) continue;
+        memset(props, 0, sizeof props);
+        *how = calls[i].name;
+        if (calls[i].get(props, ordinal)) continue;
+        if (target_id(props + calls[i].at, 256)) snprintf(out, cap, "%s", props + calls[i].at);
+    }
+}
+
 /* Visible device k's shape: from the KFD topology where its PCI address finds a node (options
  * cus= and dies=, when given, must agree), else from the options. */
-static nunart_status describe(nunart_ctx *ctx, hip_t *h, int k, char *isa, size_t isa_cap) {
+static nunart_status describe(nunart_ctx *ctx, hip_t *h, int k, char *isa, size_t isa_cap, char *from, size_t from_cap) {
     nr_device *d = &ctx->devs[k];
     int ordinal = ctx->device_ordinal + k;
-    char name[100] = "", bus[64] = "";
+    char name[100] = "", bus[64] = "", gcn[64], gcn_isa[64] = "";
+    const char *how = NULL;
     h->DeviceGetName(name, sizeof name, ordinal);
+    gcn_arch_name(h, ordinal, gcn, sizeof gcn, &how);
+    isa_of(gcn, gcn_isa, sizeof gcn_isa);
     kfd_gpu kfd;
     int found = h->DeviceGetPCIBusId && !h->DeviceGetPCIBusId(bus, sizeof bus, ordinal) && !kfd_lookup(bus, &kfd);
+    if (found && gcn[0] && strcmp(gcn_isa, kfd.isa))
+        return nr_fail(ctx, NUNART_E_MISMATCH, "HIP device %d '%s' reports gcnArchName %s (%s), but its KFD topology node %d says %s", ordinal, name,
+                       gcn, how, kfd.node, kfd.isa);
+    if (gcn[0]) {
+        snprintf(isa, isa_cap, "%s", gcn_isa);
+        snprintf(from, from_cap, "the device's gcnArchName %s, %s%s", gcn, how, found ? "; its KFD topology node agrees" : "");
+    } else if (found) {
+        snprintf(isa, isa_cap, "%s", kfd.isa);
+        snprintf(from, from_cap, "the device's ISA, KFD topology%s%s", how ? "; no valid gcnArchName from " : "", how ? how : "");
+    } else {
+        snprintf(from, from_cap, "%s%s%s", how ? "no valid gcnArchName from " : "no device properties call (hipGetDevicePropertiesR0600, hipGetDeviceProperties)",
+                 how ? how : "", ", no KFD topology entry");
+    }
+    const char *shown = gcn[0] ? gcn : found ? kfd.isa : "ISA unknown";
     if (!found) {
         if (!ctx->want.cus || !ctx->want.dies)
             return nr_fail(ctx, NUNART_E_UNAVAILABLE, "HIP device %d '%s' has no KFD topology entry%s%s, so its CU and XCD counts must be given "
                            "(options cus=N dies=N)", ordinal, name, bus[0] ? " for PCI address " : "", bus);
         d->cus = ctx->want.cus;
         d->dies = ctx->want.dies;
-        snprintf(d->name, sizeof d->name, "%s (%d CUs, %d XCDs as given)", name, d->cus, d->dies);
+        snprintf(d->name, sizeof d->name, "%s (%s, %d CUs, %d XCDs as given)", name, shown, d->cus, d->dies);
     } else {
         if ((ctx->want.cus && ctx->want.cus != kfd.cus) || (ctx->want.dies && ctx->want.dies != kfd.xcc))
             return nr_fail(ctx, NUNART_E_MISMATCH, "options cus=%d dies=%d, but HIP device %d '%s' has %d CUs on %d XCDs (KFD topology node %d)",
                            ctx->want.cus, ctx->want.dies, ordinal, name, kfd.cus, kfd.xcc, kfd.node);
         d->cus = kfd.cus;
         d->dies = kfd.xcc;
-        snprintf(isa, isa_cap, "%s", kfd.isa);
-        snprintf(d->name, sizeof d->name, "%s (%s, %d CUs, %d XCDs from the KFD topology)", name, kfd.isa, d->cus, d->dies);
+        snprintf(d->name, sizeof d->name, "%s (%s, %d CUs, %d XCDs from the KFD topology)", name, shown, d->cus, d->dies);
     }
     d->mask_words = (d->cus + 31) / 32;
     d->max_ranks = 1024;
@@ -281,11 +357,17 @@ static void hip_leave(nunart_ctx *ctx) {
     if (h) h->entered = 0;
 }
 
-/* The target: option arch, else the first device's ISA; they must agree when both are known. */
-static nunart_status choose_target(nunart_ctx *ctx, hip_t *h, const char *isa) {
-    if (ctx->arch[0] && isa[0] && strcmp(ctx->arch, isa))
-        return nr_fail(ctx, NUNART_E_MISMATCH, "option arch=%s, but HIP device %d is %s (KFD topology)", ctx->arch, ctx->device_ordinal, isa);
+/* The target: option arch, else the first device's ISA; they must agree when both are known.
+ * The device's target is its ISA without feature suffixes: code compiled without them runs in
+ * either xnack or sramecc mode. */
+static nunart_status choose_target(nunart_ctx *ctx, hip_t *h, const char *isa, const char *from) {
+    char want[64];
+    isa_of(ctx->arch, want, sizeof want);
+    if (ctx->arch[0] && isa[0] && strcmp(want, isa))
+        return nr_fail(ctx, NUNART_E_MISMATCH, "option arch=%s, but HIP device %d is %s (%s)", ctx->arch, ctx->device_ordinal, isa, from);
     snprintf(h->target, sizeof h->target, "%s", ctx->arch[0] ? ctx->arch : isa);
+    if (ctx->arch[0]) snprintf(h->target_from, sizeof h->target_from, "option arch%s%.140s", isa[0] ? "; agrees with " : "; unchecked: ", from);
+    else snprintf(h->target_from, sizeof h->target_from, "%s", from);
     return NUNART_OK;
 }
 
@@ -303,21 +385,23 @@ static nunart_status hip_open(nunart_ctx *ctx) {
     nunart_status st = load_symbols(ctx, h);
     if (st) return st;
     h->DeviceGetPCIBusId = (int (*)(char *, int, int)) dlsym(h->lib, "hipDeviceGetPCIBusId");
+    h->GetPropsR0600 = (int (*)(void *, int)) dlsym(h->lib, "hipGetDevicePropertiesR0600");
+    if (!h->GetPropsR0600) h->GetPropsR0000 = (int (*)(void *, int)) dlsym(h->lib, "hipGetDeviceProperties");
     int n = 0, rc;
     if ((rc = h->Init(0))) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "hipInit failed: %s", h_error(h, rc));
     if ((rc = h->GetDeviceCount(&n)) || n == 0) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "no HIP device found%s%s", rc ? ": " : "", rc ? h_error(h, rc) : "");
     if (ctx->device_ordinal >= n) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "device %d requested, %d present", ctx->device_ordinal, n);
     ctx->nvisible = n - ctx->device_ordinal < NR_MAX_DEVICES ? n - ctx->device_ordinal : NR_MAX_DEVICES;
-    char isa[16] = "", other[16];
+    char isa[64] = "", other[64], from[160] = "", other_from[160];
     for (int k = 0; k < ctx->nvisible; k++)
-        if ((st = describe(ctx, h, k, k ? other : isa, sizeof isa))) return st;
+        if ((st = describe(ctx, h, k, k ? other : isa, sizeof isa, k ? other_from : from, sizeof from))) return st;
     ctx->dev = ctx->devs[0];
     snprintf(ctx->dev.name, sizeof ctx->dev.name, "%.140s, loopback ranks", ctx->devs[0].name);
-    if ((st = choose_target(ctx, h, isa))) return st;
+    if ((st = choose_target(ctx, h, isa, from))) return st;
     find_hiprtc(h);
     if (h->rtc_lib)
         snprintf(ctx->platform, sizeof ctx->platform, "HIP runtime %s; hipRTC %d.%d (%s); target %s", h->lib_file, h->rtc_major, h->rtc_minor,
-                 h->rtc_file, h->target[0] ? h->target : "unknown (no KFD topology entry, no option arch: hipRTC's default)");
+                 h->rtc_file, h->target[0] ? h->target : "unknown (refused at compile: option arch=gfxNNN names it)");
     else
         snprintf(ctx->platform, sizeof ctx->platform, "HIP runtime %s; hipRTC unusable: %s", h->lib_file, h->rtc_why);
     return NUNART_OK;
@@ -332,16 +416,12 @@ static nunart_status bind_rtc(nunart_ctx *ctx, hip_t *h, char *arch, size_t n) {
 
 static nunart_status compile(nunart_ctx *ctx, hip_t *h) {
     if (!h->rtc_lib) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s", h->rtc_why);
-    char arch[64];
+    char arch[96];
     nunart_status st = bind_rtc(ctx, h, arch, sizeof arch);
     const char *opts[] = {arch};
-    if (st || (st = nr_gpu_compile(ctx, &h->gpu, opts, h->target[0] ? 1 : 0))) return st;
-    if (h->target[0])
-        snprintf(ctx->executor, sizeof ctx->executor, "compiled by hipRTC %d.%d (%s) with %s (%s)", h->rtc_major, h->rtc_minor, h->gpu.rtc.file,
-                 arch, ctx->arch[0] ? "option arch" : "the device's ISA, KFD topology");
-    else
-        snprintf(ctx->executor, sizeof ctx->executor, "compiled by hipRTC %d.%d (%s) without --offload-arch: hipRTC targets the current device, "
-                 "unchecked (option arch=gfxNNN names the target)", h->rtc_major, h->rtc_minor, h->gpu.rtc.file);
+    if (st || (st = nr_gpu_compile(ctx, &h->gpu, opts, 1))) return st;
+    snprintf(ctx->executor, sizeof ctx->executor, "compiled by hipRTC %d.%d (%s) with %s (%s)", h->rtc_major, h->rtc_minor, h->gpu.rtc.file, arch,
+             h->target_from);
     return NUNART_OK;
 }
 
@@ -440,11 +520,11 @@ static nunart_status hip_probe(nunart_ctx *ctx, long long bytes, int naddr, int 
     *nloc = ctx->dev.dies; /* the probe locates blocks by XCC_ID */
     if (!rec) return NUNART_OK;
     if (!h->rtc_lib) return nr_fail(ctx, NUNART_E_UNAVAILABLE, "%s", h->rtc_why);
-    char arch[64];
+    char arch[96];
     nunart_status st = bind_rtc(ctx, h, arch, sizeof arch);
     const char *opts[] = {arch};
     if (st) return st;
-    return nr_gpu_probe(ctx, &h->gpu, opts, h->target[0] ? 1 : 0, bytes, naddr, reps, *nloc, rec);
+    return nr_gpu_probe(ctx, &h->gpu, opts, 1, bytes, naddr, reps, *nloc, rec);
 }
 
 static void hip_close(nunart_ctx *ctx) {

@@ -556,41 +556,136 @@ nunart_status nr_gpu_upload(nunart_ctx *ctx, nr_gpu *g) {
     return st;
 }
 
-/* The probe's buffers on the current device: the memory it reads, the owners, the records. */
+/* The probe gathers the device's memory in at most this many blocks; a request the device
+ * refuses is halved down to one granule. */
+#define NR_PROBE_BLOCKS 64
+#define NR_PROBE_GRANULE ((size_t) 1 << 20)
+
+/* The probe's buffers on the current device: the blocks its addresses spread over, the buffer
+ * that clears L2, the address list, the owners, the records. */
 typedef struct {
-    nr_dptr buf, owner, out;
+    nr_dptr block[NR_PROBE_BLOCKS];
+    size_t size[NR_PROBE_BLOCKS];
+    int nblock;
+    nr_dptr flush, addr, owner, out;
     void *module, *fn;
 } probe_run;
 
 static void probe_free(nr_gpu *g, probe_run *p) {
-    nr_dptr all[] = {p->buf, p->owner, p->out};
+    nr_dptr all[] = {p->flush, p->addr, p->owner, p->out};
+    for (int i = 0; i < p->nblock; i++) g->ops->free(g->drv, p->block[i]);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (all[i]) g->ops->free(g->drv, all[i]);
     if (p->module) g->ops->unload(g->drv, p->module);
 }
 
-static nunart_status probe_launch(nunart_ctx *ctx, nr_gpu *g, probe_run *p, long long bytes, int naddr, int reps, int nloc, long long *rec) {
+static size_t at_most(size_t a, size_t b) { return a < b ? a : b; }
+
+/* Gathers `want` bytes (0: all the device gives, less `reserve`) in blocks: each request the
+ * largest the remainder allows, halved while the device refuses it. *got receives the bytes. */
+static void probe_gather(nr_gpu *g, probe_run *p, size_t want, size_t reserve, size_t *got) {
+    const nr_gpu_ops *o = g->ops;
+    *got = 0;
+    size_t size = (size_t) -1;
+    while (p->nblock < NR_PROBE_BLOCKS) {
+        size_t free_b = 0, total_b = 0, left;
+        if (want) left = want - *got;
+        else if (o->meminfo(g->drv, &free_b, &total_b) || free_b <= reserve) break;
+        else left = free_b - reserve;
+        size = at_most(size, left) / NR_PROBE_GRANULE * NR_PROBE_GRANULE;
+        if (want && left < NR_PROBE_GRANULE) size = left;
+        if (!size) break;
+        if (o->alloc(g->drv, &p->block[p->nblock], size)) {
+            p->block[p->nblock] = 0;
+            if (size <= NR_PROBE_GRANULE) break;
+            size /= 2;
+            continue;
+        }
+        p->size[p->nblock++] = size;
+        *got += size;
+        if (want && *got >= want) break;
+    }
+}
+
+/* The address list, addr[a * nloc + s] for location s's address a: the `units` locations the
+ * device has (SMs or XCDs) at an even stride over the blocks taken as one range, from its first
+ * byte to its last line, so that the ones that run cover it end to end; a location past them
+ * (room for gaps in %smid) takes the line 256 bytes on from location s mod units's. 256-byte
+ * aligned where the stride allows. */
+static void probe_addresses(const probe_run *p, size_t spanned, int naddr, int nloc, int units, nr_dptr *addr) {
+    size_t n = (size_t) naddr * (size_t) units, align = spanned / n >= 512 ? 256 : 4, last = (spanned - align) / align * align;
+    for (int a = 0; a < naddr; a++) {
+        for (int s = 0; s < nloc; s++) {
+            size_t i = (size_t) a * (size_t) units + (size_t) (s % units);
+            size_t off = (n > 1 ? i * last / (n - 1) / align * align : 0) + (size_t) (s / units) * (align == 256 ? 256 : 0);
+            int b = 0;
+            size_t base = 0;
+            while (b + 1 < p->nblock && off >= base + p->size[b]) base += p->size[b++];
+            size_t in = off - base;
+            if (in + 4 > p->size[b]) in = (p->size[b] - 4) / 4 * 4;
+            addr[(size_t) a * (size_t) nloc + (size_t) s] = p->block[b] + in;
+        }
+    }
+}
+
+/* Bytes as MiB, for messages. */
+static double mib(size_t bytes) { return (double) bytes / (double) (1 << 20); }
+
+static nunart_status probe_memory(nunart_ctx *ctx, nr_gpu *g, probe_run *p, long long bytes, size_t n, size_t *spanned) {
     const nr_gpu_ops *o = g->ops;
     int ordinal = ctx->device_ordinal, rc;
-    size_t nrec = sizeof(long long) * (size_t) nloc * (size_t) (2 + 3 * naddr);
-    if ((rc = o->alloc(g->drv, &p->buf, (size_t) bytes)) || (rc = o->memset32(g->drv, p->buf, 0, (size_t) bytes / 4)))
-        return nr_fail(ctx, NUNART_E_MEMORY, "%s of %lld MiB for the latency probe (device %d): %s", o->call_alloc, bytes >> 20, ordinal, drv_err(g, rc));
-    /* Zeroing buf leaves its last lines in L2: zeroing a second buffer larger than any L2 here
-     * (H200 50 MB, B200 126 MB, MI300X's 256 MB Infinity Cache) pushes them out, so the probe's
-     * first loads come from memory. */
-    size_t flush_bytes = (size_t) (bytes < (512LL << 20) ? bytes : 512LL << 20);
-    nr_dptr flush = 0;
-    if ((rc = o->alloc(g->drv, &flush, flush_bytes)) || (rc = o->memset32(g->drv, flush, 0, flush_bytes / 4))) {
-        if (flush) o->free(g->drv, flush);
-        return nr_fail(ctx, NUNART_E_MEMORY, "%s of %zu MiB to clear L2 before the latency probe (device %d): %s", o->call_alloc, flush_bytes >> 20,
+    size_t free0 = 0, total = 0;
+    if ((rc = o->meminfo(g->drv, &free0, &total)))
+        return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, latency probe): %s", o->call_meminfo, ordinal, drv_err(g, rc));
+    /* Zeroing a buffer larger than any L2 here (H200 50 MB, B200 126 MB, MI300X's 256 MB
+     * Infinity Cache) after the blocks are allocated pushes out whatever the driver wrote into
+     * them, so the probe's first loads come from memory; the reserve stays free for the launch. */
+    size_t flush = at_most((size_t) 512 << 20, free0 / 64) / 4 * 4, reserve = at_most((size_t) 64 << 20, free0 / 256);
+    size_t most = free0 > flush + reserve ? free0 - flush - reserve : 0;
+    if (bytes > 0 && (size_t) bytes > most)
+        return nr_fail(ctx, NUNART_E_MEMORY, "latency probe over %lld MiB: device %d has %.1f MiB free of %.1f MiB (%s), so at most %.1f MiB can be "
+                       "probed (%.1f MiB clear L2, %.1f MiB stay free for the launch); mib 0 probes all it gives", bytes >> 20, ordinal, mib(free0),
+                       mib(total), o->call_meminfo, mib(most), mib(flush), mib(reserve));
+    if (!flush) flush = 4;
+    if ((rc = o->alloc(g->drv, &p->flush, flush)))
+        return nr_fail(ctx, NUNART_E_MEMORY, "%s of %.1f MiB to clear L2 before the latency probe (device %d): %s", o->call_alloc, mib(flush),
                        ordinal, drv_err(g, rc));
-    }
-    o->free(g->drv, flush);
+    probe_gather(g, p, bytes > 0 ? (size_t) bytes : 0, reserve, spanned);
+    if (*spanned < sizeof(unsigned) * n || (bytes > 0 && *spanned < (size_t) bytes))
+        return nr_fail(ctx, NUNART_E_MEMORY, "%s: device %d gave %.1f MiB in %d blocks (at most %d) for the latency probe, %s needed (%.1f MiB "
+                       "free of %.1f MiB at the start, %s)", o->call_alloc, ordinal, mib(*spanned), p->nblock, NR_PROBE_BLOCKS,
+                       bytes > 0 ? "the requested size" : "more", mib(free0), mib(total), o->call_meminfo);
+    if ((rc = o->memset32(g->drv, p->flush, 0, flush / 4)))
+        return nr_fail(ctx, NUNART_E_DEVICE, "%s (device %d, clearing L2 before the latency probe): %s", o->call_memset, ordinal, drv_err(g, rc));
+    snprintf(ctx->probe_mem, sizeof ctx->probe_mem, "%zu of %zu bytes (%.1f%% of the device's memory) in %d block%s, the addresses spread "
+             "evenly over them; %zu bytes free at the start (%s); not probed: %zu bytes that clear L2, %zu bytes left free for the launch, "
+             "%zu not taken (pieces under 1 MiB, or refused by the device)", *spanned, total, total ? 100.0 * (double) *spanned / (double) total : 0.0, p->nblock,
+             p->nblock == 1 ? "" : "s", free0, o->call_meminfo, flush, reserve,
+             free0 > *spanned + flush + reserve ? free0 - *spanned - flush - reserve : 0);
+    return NUNART_OK;
+}
+
+static nunart_status probe_launch(nunart_ctx *ctx, nr_gpu *g, probe_run *p, long long bytes, int naddr, int reps, int nloc, long long *rec) {
+    int units = g->ops->place_by_die ? ctx->dev.dies : ctx->dev.cus;
+    if (units < 1 || units > nloc) units = nloc;
+    const nr_gpu_ops *o = g->ops;
+    int ordinal = ctx->device_ordinal, rc;
+    size_t n = (size_t) naddr * (size_t) nloc, nrec = sizeof(long long) * (size_t) nloc * (size_t) (2 + 3 * naddr), spanned = 0;
+    /* The small buffers first: the blocks then take what is left. */
     if ((rc = o->alloc(g->drv, &p->owner, sizeof(int) * (size_t) nloc)) || (rc = o->memset32(g->drv, p->owner, 0, (size_t) nloc))
-        || (rc = o->alloc(g->drv, &p->out, nrec)) || (rc = o->memset32(g->drv, p->out, 0, nrec / 4)))
+        || (rc = o->alloc(g->drv, &p->out, nrec)) || (rc = o->memset32(g->drv, p->out, 0, nrec / 4))
+        || (rc = o->alloc(g->drv, &p->addr, sizeof(nr_dptr) * n)))
         return nr_fail(ctx, NUNART_E_MEMORY, "%s for the latency probe's records (device %d): %s", o->call_alloc, ordinal, drv_err(g, rc));
-    long long words = bytes / 4;
-    void *args[] = {&p->buf, &words, &naddr, &reps, &p->owner, &p->out, &nloc};
+    nunart_status st = probe_memory(ctx, g, p, bytes, n, &spanned);
+    if (st) return st;
+    nr_dptr *addr = malloc(sizeof *addr * n);
+    if (!addr) return nr_fail(ctx, NUNART_E_MEMORY, "out of memory");
+    probe_addresses(p, spanned, naddr, nloc, units, addr);
+    rc = o->htod(g->drv, p->addr, addr, sizeof *addr * n);
+    free(addr);
+    if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s (latency probe addresses): %s", o->call_htod, drv_err(g, rc));
+    unsigned mask = 0;
+    void *args[] = {&p->addr, &mask, &naddr, &reps, &p->owner, &p->out, &nloc};
     /* Four small blocks per location, so that every SM or XCD most likely receives one. */
     unsigned grid = (unsigned) (4 * nloc);
     if ((rc = o->launch(g->drv, p->fn, grid, 32, args)))
@@ -608,6 +703,7 @@ nunart_status nr_gpu_probe(nunart_ctx *ctx, nr_gpu *g, const char *const *opts, 
     if (rc) return nr_fail(ctx, NUNART_E_DEVICE, "%s(device %d): %s", o->call_select, ctx->device_ordinal, drv_err(g, rc));
     char *code = NULL;
     probe_run p = {0};
+    ctx->probe_mem[0] = 0;
     nunart_status st = compile_code(ctx, g, opts, nopts, 0, &code);
     if (!st && (rc = o->load(g->drv, &p.module, code)))
         st = nr_fail(ctx, NUNART_E_DEVICE, "%s (latency probe): %s", o->call_load, drv_err(g, rc));

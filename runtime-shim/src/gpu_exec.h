@@ -24,7 +24,7 @@ typedef struct {
     long long ticks_per_us;    /* rate of the kernel's timer (%globaltimer: 1000; wall_clock64: 100, assumed) */
     const char *timer;         /* the kernel's timer, for messages */
     const char *call_alloc, *call_htod, *call_dtoh, *call_memset, *call_load, *call_function, *call_launch, *call_sync;
-    const char *call_select, *call_can_peer, *call_enable_peer, *call_host_alloc, *call_host_map, *call_occupancy;
+    const char *call_select, *call_can_peer, *call_enable_peer, *call_host_alloc, *call_host_map, *call_occupancy, *call_meminfo;
     int (*alloc)(void *drv, nr_dptr *p, size_t bytes);
     int (*free)(void *drv, nr_dptr p);
     int (*htod)(void *drv, nr_dptr dst, const void *src, size_t bytes);
@@ -37,6 +37,8 @@ typedef struct {
     int (*launch)(void *drv, void *fn, unsigned grid, unsigned block, void **args);
     /* *n = how many blocks of `block` threads of fn fit on one SM (CUDA) or CU (HIP) at once. */
     int (*occupancy)(void *drv, int *n, void *fn, unsigned block);
+    /* The current device's free and total memory in bytes. */
+    int (*meminfo)(void *drv, size_t *free_bytes, size_t *total_bytes);
     /* Waits for the current device. */
     int (*sync)(void *drv);
     const char *(*error)(void *drv, int rc);
@@ -138,9 +140,11 @@ nunart_status nr_gpu_launch(nunart_ctx *ctx, nr_gpu *g, int pinned, double *elap
 nunart_status nr_gpu_fetch(nunart_ctx *ctx, nr_gpu *g);
 nunart_status nr_gpu_upload(nunart_ctx *ctx, nr_gpu *g);
 
-/* The latency probe (executor.cu's nunart_probe) on the first device: compiled with `opts`,
- * run over `bytes` of device memory at `naddr` addresses with chains of `reps`; per location
- * (SM or XCD, at most nloc) the record described there, into rec (nloc * (2 + 3 * naddr)). */
+/* The latency probe (executor.cu's nunart_probe) on the first device: compiled with `opts`, run
+ * at `naddr` addresses with chains of `reps`, spread evenly over `bytes` of device memory (0:
+ * all the device gives, gathered in as few blocks as it allows; not bound by option
+ * mem_limit_mb); per location (SM or XCD, at most nloc) the record described there, into rec
+ * (nloc * (2 + 3 * naddr)). What memory the addresses spanned goes to ctx->probe_mem. */
 nunart_status nr_gpu_probe(nunart_ctx *ctx, nr_gpu *g, const char *const *opts, int nopts, long long bytes, int naddr, int reps,
                            int nloc, long long *rec);
 

@@ -117,8 +117,9 @@ typedef struct {
      * call that touches a device, so the caller finds its context as it left it. */
     nunart_status (*enter)(struct nunart_ctx *ctx);
     void (*leave)(struct nunart_ctx *ctx);
-    /* The latency probe (nunart_probe_latency): rec as nr_gpu_probe's; NULL on host. *nloc is
-     * the number of locations recorded (set before anything runs when rec is NULL). */
+    /* The latency probe (nunart_probe_latency): bytes (0: the whole memory) and rec as
+     * nr_gpu_probe's; NULL on host. *nloc is the number of locations recorded (set before
+     * anything runs when rec is NULL). */
     nunart_status (*probe)(struct nunart_ctx *ctx, long long bytes, int naddr, int reps, long long *rec, int *nloc);
     void (*close)(struct nunart_ctx *ctx);
 } nr_backend;
@@ -156,6 +157,7 @@ struct nunart_ctx {
     char executor[384];    /* GPU: how the executor was compiled; empty on host */
     char platform[512];    /* GPU: driver and runtime-compiler versions, found at open */
     char cu_readback[1024]; /* finer location read back than the fidelity compares (HIP: HW_ID) */
+    char probe_mem[512];   /* the latency probe's memory: bytes spanned of the device's, blocks (report line probe-memory) */
     char report[8192];
 };
 

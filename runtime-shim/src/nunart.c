@@ -535,8 +535,9 @@ nunart_status nunart_probe_latency(nunart_ctx *ctx, int mib, int naddr, int reps
     if (!ctx || !nloc) return ctx ? nr_fail(ctx, NUNART_E_ARGUMENT, "probe_latency: nloc is null") : NUNART_E_ARGUMENT;
     if (ctx->state != NUNART_OPENED) return nr_fail(ctx, NUNART_E_ARGUMENT, "probe_latency needs an opened context without a table (state %s)", nunart_state_name(ctx->state));
     if (!ctx->be->probe) return nr_fail(ctx, NUNART_E_UNSUPPORTED, "the %s backend has no device to probe", ctx->be->name);
-    if (mib < 1 || mib > (1 << 20) || naddr < 1 || naddr > 4096 || reps < 1 || reps > 100000 || (long long) mib << 20 > ctx->mem_limit)
-        return nr_fail(ctx, NUNART_E_ARGUMENT, "probe_latency: mib in [1, mem_limit_mb], naddr in [1, 4096], reps in [1, 100000]");
+    /* The probe's memory is bound by the device's, not by option mem_limit_mb (the plan's buffers). */
+    if (mib < 0 || mib > (1 << 20) || naddr < 1 || naddr > 4096 || reps < 1 || reps > 100000)
+        return nr_fail(ctx, NUNART_E_ARGUMENT, "probe_latency: mib in [0, 1048576] (0: the whole device memory), naddr in [1, 4096], reps in [1, 100000]");
     nunart_status st = ctx->be->probe(ctx, 0, naddr, reps, NULL, nloc);
     if (st || !out) return st ? st : ok(ctx);
     size_t per = 1 + 3 * (size_t) naddr, raw = 2 + 3 * (size_t) naddr;
@@ -648,6 +649,8 @@ const char *nunart_report(const nunart_ctx *c) {
                       ctx->stream_masks[0] ? ctx->stream_masks : "not applied (no launch)",
                       ctx->page_placement[0] ? ctx->page_placement : "not applied (no buffers)",
                       ctx->fidelity[0] ? ctx->fidelity : "unknown (no launch)");
+    if (ctx->probe_mem[0] && n < (int) sizeof ctx->report)
+        n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "probe-memory: %s\n", ctx->probe_mem);
     if (ctx->cu_readback[0] && n < (int) sizeof ctx->report)
         n += snprintf(ctx->report + n, sizeof ctx->report - (size_t) n, "cu-readback: %s\n", ctx->cu_readback);
     if (n < (int) sizeof ctx->report)

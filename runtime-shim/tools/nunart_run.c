@@ -9,7 +9,9 @@
  *       opens the backend and prints what it found: device, driver and compiler versions.
  *   nunart-run --probe PREFIX [--backend B] [--options ...] [--mib M] [--addresses A] [--reps R]
  *       the latency probe: prints a summary and writes PREFIX.csv (every location and address)
- *       and PREFIX.json (a topology override fragment, basis measured).
+ *       and PREFIX.json (a topology override fragment, basis measured). The addresses spread over
+ *       the whole device memory (all the device gives), or over M MiB with --mib M; the summary's
+ *       probe-memory line says how many bytes they spanned and what fraction of the device's.
  * Exit: 0 ok; 1 a call failed (report printed; stderr: "nunart-run: STATUS: message"); 2 usage
  * or unreadable input; 3 the fidelity check failed. */
 #include <stdio.h>
@@ -33,7 +35,7 @@ static int usage(void) {
 }
 
 static int parse(int argc, char **argv, args_t *a) {
-    *a = (args_t) {.backend = "auto", .warmup = 20, .mib = 1024, .addresses = 64, .reps = 16};
+    *a = (args_t) {.backend = "auto", .warmup = 20, .mib = 0, .addresses = 64, .reps = 16};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--info")) a->info = 1;
@@ -43,7 +45,12 @@ static int parse(int argc, char **argv, args_t *a) {
         else if (v && !strcmp(k, "--probe")) a->probe = argv[++i];
         else if (v && !strcmp(k, "--time")) a->time_n = atoi(argv[++i]);
         else if (v && !strcmp(k, "--warmup")) a->warmup = atoi(argv[++i]);
-        else if (v && !strcmp(k, "--mib")) a->mib = atoi(argv[++i]);
+        else if (v && !strcmp(k, "--mib")) {
+            char *end;
+            long m = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || m < 1 || m > (1L << 20)) { fprintf(stderr, "nunart-run: --mib %s: not a size in MiB (1 to 1048576)\n", argv[i]); return 2; }
+            a->mib = (int) m;
+        }
         else if (v && !strcmp(k, "--addresses")) a->addresses = atoi(argv[++i]);
         else if (v && !strcmp(k, "--reps")) a->reps = atoi(argv[++i]);
         else if (k[0] != '-' && !a->table) a->table = k;
@@ -223,17 +230,32 @@ static int write_csv(const char *prefix, const double *out, int nloc, int naddr)
     return fclose(f);
 }
 
+/* What the probe's addresses spanned, from the report's probe-memory line ("S of T bytes (P% ...)
+ * in N blocks ..."): a phrase for the summary and the override's note. */
+static void spanned(const nunart_ctx *ctx, char *out, size_t cap) {
+    char line[512];
+    long long bytes = 0, total = 0;
+    double pct = 0;
+    int blocks = 0;
+    report_line(ctx, "probe-memory", line, sizeof line);
+    if (sscanf(line, "%lld of %lld bytes (%lf%% of the device's memory) in %d block", &bytes, &total, &pct, &blocks) == 4)
+        snprintf(out, cap, "%lld MiB of the device's %lld MiB (%.1f%%, %d block%s)", bytes >> 20, total >> 20, pct, blocks, blocks == 1 ? "" : "s");
+    else
+        snprintf(out, cap, "device memory (extent not reported)");
+}
+
 /* The override: memory.latencyNs from the mean first load, every spread in its note. */
 static int write_override(const char *prefix, const summary *s, const nunart_ctx *ctx, const args_t *a) {
-    char path[4096], device[512], platform[512], text[2048];
+    char path[4096], device[512], platform[512], text[2048], span[160];
+    spanned(ctx, span, sizeof span);
     snprintf(path, sizeof path, "%s.json", prefix);
     report_line(ctx, "device", device, sizeof device);
     report_line(ctx, "platform", platform, sizeof platform);
     FILE *f = fopen(path, "w");
     if (!f) { perror(path); return -1; }
     snprintf(text, sizeof text, "nunart-run --probe (runtime-shim/device-check.sh) on %s; %s: from each of %d locations, loads and atomic adds to %d "
-             "addresses spread evenly over %d MiB of device memory, chains of %d; cycles converted with each location's own clock measured against "
-             "the device timer", device, platform, s->measured, a->addresses, a->mib, a->reps);
+             "addresses spread evenly over %s, chains of %d; cycles converted with each location's own clock measured against "
+             "the device timer", device, platform, s->measured, a->addresses, span, a->reps);
     fprintf(f, "{\n  \"sources\": {\"device-check\": ");
     json_str(f, text);
     snprintf(text, sizeof text, "mean first load (from memory) over %d locations x %d addresses: min %.1f, max %.1f ns; location means %.1f-%.1f ns "
@@ -247,10 +269,14 @@ static int write_override(const char *prefix, const summary *s, const nunart_ctx
     return fclose(f);
 }
 
-static void print_summary(const summary *s, int nloc, const args_t *a) {
+static void print_summary(const summary *s, int nloc, const nunart_ctx *ctx, const args_t *a) {
     static const char *names[] = {"load-cold", "load-warm", "atomic"};
-    printf("probe: %d of %d locations measured (%d-%d), %d addresses over %d MiB, chains of %d\n", s->measured, nloc, s->lo, s->hi, a->addresses,
-           a->mib, a->reps);
+    char span[160], line[512];
+    spanned(ctx, span, sizeof span);
+    report_line(ctx, "probe-memory", line, sizeof line);
+    printf("probe: %d of %d locations measured (%d-%d), %d addresses over %s, chains of %d\n", s->measured, nloc, s->lo, s->hi, a->addresses,
+           span, a->reps);
+    printf("probe-memory: %s\n", line[0] ? line : "not reported");
     printf("probe-clock-mhz: min %.0f mean %.0f max %.0f (each location's cycles over the device timer)\n", s->clock.min, mean(&s->clock), s->clock.max);
     for (int m = 0; m < 3; m++) {
         const acc *l = &s->loc_means[m], *d = &s->addr_means[m];
@@ -274,7 +300,7 @@ static int probe(const args_t *a) {
     else {
         summary s;
         summarise(out, nloc, a->addresses, &s);
-        print_summary(&s, nloc, a);
+        print_summary(&s, nloc, ctx, a);
         if (!s.measured) { fprintf(stderr, "nunart-run: probe: no location measured\n"); rc = 1; }
         else if (write_csv(a->probe, out, nloc, a->addresses) || write_override(a->probe, &s, ctx, a)) rc = 2;
         else printf("probe-files: %s.csv, %s.json (override: memory.latencyNs measured)\n", a->probe, a->probe);

@@ -270,13 +270,16 @@ extern "C" __global__ void nunart_exec(const long long *steps, const int *deps, 
 
 // ---- Latency probe (device check; the NUNA paper's section 3.2 method, its Fig. 4) ----
 // The first block to land on each location (an SM; an XCD on AMD) measures from there the
-// latency of loads and atomics to `naddr` addresses spread evenly over buf (`words` 32-bit
-// words); every other block exits at once. Location s probes words (a * nloc + s) * stride,
-// lines no other location touches, so its first load of each comes from memory. Per (location,
-// address), in the location's clock cycles: that first load (cold), the mean of a chain of
-// `reps` dependent loads of the line (warm: from L2) and of `reps` dependent atomic adds;
-// per location its clock and timer deltas over the whole measurement, which convert cycles to
-// nanoseconds. out holds nloc records of 2 + 3 * naddr long longs; owner, nloc ints.
+// latency of loads and atomics to `naddr` addresses; every other block exits at once. The host
+// spreads the addresses evenly over every block of device memory it could allocate (the whole
+// memory by default) and passes them in addr: location s probes addr[a * nloc + s], lines no
+// other location touches, so its first load of each comes from memory. The memory is never
+// written (the atomics add 0) and need not be zeroed: each load's value masked with `mask` (0)
+// is the next one's offset, so the chains stay dependent whatever the memory holds. Per
+// (location, address), in the location's clock cycles: that first load (cold), the mean of a
+// chain of `reps` dependent loads of the line (warm: from L2) and of `reps` dependent atomic
+// adds; per location its clock and timer deltas over the whole measurement, which convert cycles
+// to nanoseconds. out holds nloc records of 2 + 3 * naddr long longs; owner, nloc ints.
 __device__ static long long nr_cycles(void) {
 #if defined(NR_AMD)
     return clock64();
@@ -297,30 +300,28 @@ __device__ static unsigned nr_load_l2(const unsigned *p) {
 #endif
 }
 
-extern "C" __global__ void nunart_probe(unsigned *buf, long long words, int naddr, int reps, int *owner, long long *out, int nloc) {
+extern "C" __global__ void nunart_probe(const unsigned long long *addr, unsigned mask, int naddr, int reps, int *owner, long long *out, int nloc) {
     // Storing each value to shared memory before reading the clock makes the read wait for it.
     volatile __shared__ unsigned sink;
     if (threadIdx.x != 0) return;
     const int s = nr_location();
     if (s < 0 || s >= nloc || atomicCAS(&owner[s], 0, 1) != 0) return;
     long long *o = out + (long long) s * (2 + 3 * naddr);
-    const long long stride = words / ((long long) naddr * nloc);
     const long long c_start = nr_cycles(), t_start = nr_clock();
     for (int a = 0; a < naddr; a++) {
-        unsigned *p = buf + ((long long) a * nloc + s) * stride;
+        unsigned *p = (unsigned *) addr[(long long) a * nloc + s];
         long long c0 = nr_cycles();
         unsigned v = nr_load_l2(p);
         sink = v;
         long long c1 = nr_cycles();
         o[2 + 3 * a] = c1 - c0;
-        // buf is zero, so each load's value (0) is the next one's offset: a dependent chain.
         c0 = nr_cycles();
-        for (int r = 0; r < reps; r++) v = nr_load_l2(p + v);
+        for (int r = 0; r < reps; r++) v = nr_load_l2(p + (v & mask));
         sink = v;
         c1 = nr_cycles();
         o[3 + 3 * a] = (c1 - c0) / reps;
         c0 = nr_cycles();
-        for (int r = 0; r < reps; r++) v = atomicAdd(p + v, 0u);
+        for (int r = 0; r < reps; r++) v = atomicAdd(p + (v & mask), 0u);
         sink = v;
         c1 = nr_cycles();
         o[4 + 3 * a] = (c1 - c0) / reps;

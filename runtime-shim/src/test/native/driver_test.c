@@ -47,7 +47,8 @@ static const char *lib(const char *name) {
 static void fakes(const char *backend, int units, int devices, const char *cc) {
     static const char *vars[] = {"NUNART_MOCK_CC", "NUNART_MOCK_CC_MINOR", "NUNART_MOCK_OCCUPANCY", "NUNART_MOCK_DRIVER_VERSION",
                                  "NUNART_MOCK_NVRTC_VERSION", "NUNART_MOCK_HIPRTC_VERSION", "NUNART_MOCK_NVRTC_ARCHS", "NUNART_MOCK_LOCATION",
-                                 "NUNART_MOCK_DROP_SEGMENT", "NUNART_MOCK_HW_ID_BIT15"};
+                                 "NUNART_MOCK_DROP_SEGMENT", "NUNART_MOCK_HW_ID_BIT15", "NUNART_MOCK_MEM_MB", "NUNART_MOCK_MAX_BLOCK_MB", "NUNART_MOCK_MEM_GIVES_MB", "NUNART_MOCK_GCN_ARCH",
+                                 "NUNART_MOCK_TRACE"};
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) unsetenv(vars[i]);
     char n[32];
     snprintf(n, sizeof n, "%d", units);
@@ -228,9 +229,18 @@ static void test_hip_kfd(const char *table) {
     kfd(root, 90402);
     fakes("hip", 2, 1, NULL);
     setenv("NUNART_KFD_TOPOLOGY", root, 1);
-    expect("kfd shape", run(table, "hip", NULL, "device:", line, sizeof line), NUNART_OK, line, "(gfx942, 8 CUs, 2 XCDs from the KFD topology)");
+    expect("kfd shape", run(table, "hip", NULL, "device:", line, sizeof line), NUNART_OK, line, "(gfx942:sramecc+:xnack-, 8 CUs, 2 XCDs from the KFD topology)");
     setenv("NUNART_KFD_TOPOLOGY", root, 1);
-    expect("kfd target", run(table, "hip", NULL, "executor:", line, sizeof line), NUNART_OK, line, "with --offload-arch=gfx942 (the device's ISA");
+    expect("kfd target", run(table, "hip", NULL, "executor:", line, sizeof line), NUNART_OK, line,
+           "with --offload-arch=gfx942 (the device's gcnArchName gfx942:sramecc+:xnack-, hipGetDevicePropertiesR0600; its KFD topology node agrees)");
+    /* A runtime whose properties give no gcnArchName: the KFD node's ISA, stated. */
+    setenv("NUNART_MOCK_GCN_ARCH", "", 1);
+    expect("kfd target alone", run(table, "hip", NULL, "executor:", line, sizeof line), NUNART_OK, line,
+           "with --offload-arch=gfx942 (the device's ISA, KFD topology; no valid gcnArchName from hipGetDevicePropertiesR0600)");
+    setenv("NUNART_MOCK_GCN_ARCH", "gfx90a:sramecc+:xnack-", 1);
+    expect("gcnArchName disagrees with kfd", run(table, "hip", NULL, NULL, line, sizeof line), NUNART_E_MISMATCH, line,
+           "reports gcnArchName gfx90a:sramecc+:xnack- (hipGetDevicePropertiesR0600), but its KFD topology node 1 says gfx942");
+    unsetenv("NUNART_MOCK_GCN_ARCH");
     setenv("NUNART_KFD_TOPOLOGY", root, 1);
     expect("kfd disagrees", run(table, "hip", "cus=16 dies=2", NULL, line, sizeof line), NUNART_E_MISMATCH, line,
            "options cus=16 dies=2, but HIP device 0 'Mock HIP device 0' has 8 CUs on 2 XCDs (KFD topology node 1)");
@@ -243,8 +253,72 @@ static void test_hip_kfd(const char *table) {
     expect("hiprtc too old names the need", NUNART_OK, NUNART_OK, line, "is too old for gfx942 (needs 6.0 or newer");
     unsetenv("NUNART_MOCK_HIPRTC_VERSION");
     kfd(root, 110000);
+    setenv("NUNART_MOCK_GCN_ARCH", "gfx1100", 1);
     expect("unknown target", run(table, "hip", NULL, NULL, line, sizeof line), NUNART_E_UNAVAILABLE, line,
-           "target gfx1100 is not one the executor is built for");
+           "target gfx1100 (the device's gcnArchName gfx1100, hipGetDevicePropertiesR0600; its KFD topology node agrees) is not one the "
+           "executor is built for (gfx908, gfx90a, gfx940, gfx941, gfx942, gfx950)");
+    unsetenv("NUNART_MOCK_GCN_ARCH");
+}
+
+/* Without a KFD topology entry the ISA is the device's gcnArchName, never hipRTC's default
+ * unchecked: a known one compiles for exactly it, an unknown one and a missing one are refused
+ * before hipRTC sees them; option arch must agree. The pre-ROCm-6 layout is read too. */
+static void test_hip_gcn_arch(const char *table) {
+    char line[1024], trace[4096];
+    snprintf(trace, sizeof trace, "%s/gcn-trace.txt", scratch);
+    mkdir(scratch, 0755);
+    fakes("hip", 2, 1, NULL);
+    remove(trace);
+    setenv("NUNART_MOCK_TRACE", trace, 1);
+    expect("gcnArchName target", run(table, "hip", "cus=8 dies=2", "executor:", line, sizeof line), NUNART_OK, line,
+           "with --offload-arch=gfx942 (the device's gcnArchName gfx942:sramecc+:xnack-, hipGetDevicePropertiesR0600)");
+    FILE *f = fopen(trace, "r");
+    char l[512];
+    int compiled = 0, other = 0;
+    while (f && fgets(l, sizeof l, f)) {
+        if (strncmp(l, "HIPRTCCompileProgram", 20)) continue;
+        if (!strcmp(l, "HIPRTCCompileProgram --offload-arch=gfx942\n")) compiled++;
+        else other++;
+    }
+    if (f) fclose(f);
+    if (compiled != 1 || other) fail("gcnArchName compiles for it", "%d compiles for gfx942, %d others (%s)", compiled, other, trace);
+    else passed++;
+    unsetenv("NUNART_MOCK_TRACE");
+    expect("gcnArchName device line", run(table, "hip", "cus=8 dies=2", "device:", line, sizeof line), NUNART_OK, line,
+           "(gfx942:sramecc+:xnack-, 8 CUs, 2 XCDs as given)");
+    setenv("NUNART_MOCK_GCN_ARCH", "gfx950", 1);
+    expect("gcnArchName gfx950", run(table, "hip", "cus=8 dies=2", "executor:", line, sizeof line), NUNART_E_UNAVAILABLE, line,
+           "hipRTC 6.2 (");
+    expect("gcnArchName gfx950 needs 7.0", NUNART_OK, NUNART_OK, line, "is too old for gfx950 (needs 7.0 or newer");
+    setenv("NUNART_MOCK_HIPRTC_VERSION", "7.0", 1);
+    expect("gcnArchName gfx950 on 7.0", run(table, "hip", "cus=8 dies=2", "executor:", line, sizeof line), NUNART_OK, line, "with --offload-arch=gfx950 (");
+    unsetenv("NUNART_MOCK_HIPRTC_VERSION");
+    setenv("NUNART_MOCK_GCN_ARCH", "gfx1201", 1);
+    expect("gcnArchName unknown", run(table, "hip", "cus=8 dies=2", NULL, line, sizeof line), NUNART_E_UNAVAILABLE, line,
+           "target gfx1201 (the device's gcnArchName gfx1201, hipGetDevicePropertiesR0600) is not one the executor is built for (gfx908, gfx90a, "
+           "gfx940, gfx941, gfx942, gfx950)");
+    /* No KFD entry, no gcnArchName: refused, naming option arch, which then names the target. */
+    setenv("NUNART_MOCK_GCN_ARCH", "", 1);
+    expect("no ISA refused", run(table, "hip", "cus=8 dies=2", NULL, line, sizeof line), NUNART_E_UNAVAILABLE, line,
+           "HIP device 0's ISA is unknown (no valid gcnArchName from hipGetDevicePropertiesR0600, no KFD topology entry), so the executor is "
+           "not compiled for hipRTC's default target unchecked: option arch=gfxNNN names it");
+    expect("no ISA, option arch", run(table, "hip", "cus=8 dies=2 arch=gfx90a", "executor:", line, sizeof line), NUNART_OK, line,
+           "with --offload-arch=gfx90a (option arch; unchecked: no valid gcnArchName from hipGetDevicePropertiesR0600, no KFD topology entry)");
+    setenv("NUNART_MOCK_GCN_ARCH", "gfx942;rm -rf", 1);
+    expect("garbled gcnArchName", run(table, "hip", "cus=8 dies=2", NULL, line, sizeof line), NUNART_E_UNAVAILABLE, line,
+           "HIP device 0's ISA is unknown (no valid gcnArchName from hipGetDevicePropertiesR0600");
+    unsetenv("NUNART_MOCK_GCN_ARCH");
+    expect("option arch agrees", run(table, "hip", "cus=8 dies=2 arch=gfx942", "executor:", line, sizeof line), NUNART_OK, line,
+           "(option arch; agrees with the device's gcnArchName gfx942:sramecc+:xnack-");
+    expect("option arch disagrees", run(table, "hip", "cus=8 dies=2 arch=gfx90a", NULL, line, sizeof line), NUNART_E_MISMATCH, line,
+           "option arch=gfx90a, but HIP device 0 is gfx942 (the device's gcnArchName gfx942:sramecc+:xnack-");
+    /* A runtime older than ROCm 6: hipGetDeviceProperties, the older layout. */
+    setenv("NUNART_HIP_LIBRARY", lib("hip-with-rtc"), 1);
+    unsetenv("NUNART_HIPRTC_LIBRARY");
+    setenv("NUNART_MOCK_GCN_ARCH", "gfx90a:sramecc+:xnack-", 1);
+    expect("gcnArchName older layout", run(table, "hip", "cus=8 dies=2", "executor:", line, sizeof line), NUNART_OK, line,
+           "with --offload-arch=gfx90a (the device's gcnArchName gfx90a:sramecc+:xnack-, hipGetDeviceProperties)");
+    unsetenv("NUNART_MOCK_GCN_ARCH");
 }
 
 /* HW_ID's SE_ID: bits 15:13 on gfx90a, 14:13 on gfx94x. With bit 15 set by the fake and every
@@ -257,12 +331,14 @@ static void test_hip_hw_id(const char *table) {
     for (int i = 0; i < 2; i++) {
         kfd(root, cases[i].gfx);
         fakes("hip", 2, 1, NULL);
+        setenv("NUNART_MOCK_GCN_ARCH", i ? "gfx90a:sramecc+:xnack-" : "gfx942:sramecc+:xnack-", 1);
         setenv("NUNART_KFD_TOPOLOGY", root, 1);
         setenv("NUNART_MOCK_HW_ID_BIT15", "1", 1);
         expect(i ? "hw_id se 3 bits on gfx90a" : "hw_id se 2 bits on gfx94x", run(table, "hip", NULL, "cu-readback:", line, sizeof line),
                NUNART_OK, line, cases[i].se);
     }
     unsetenv("NUNART_MOCK_HW_ID_BIT15");
+    unsetenv("NUNART_MOCK_GCN_ARCH");
 }
 
 /* ---- an operand outside every segment ---- */
@@ -389,6 +465,81 @@ static void test_probe(void) {
     nunart_close(ctx);
 }
 
+/* One probe of `mib` MiB (0: the whole memory) with 4 addresses; the report's probe-memory line
+ * into line, or the message on failure. */
+static nunart_status probe_once(const char *backend, const char *options, int mib, char *line, size_t cap) {
+    nunart_ctx *ctx = NULL;
+    int nloc = 0;
+    double *out = NULL;
+    nunart_status st = nunart_open(&ctx, backend, options);
+    if (!st) st = nunart_probe_latency(ctx, mib, 4, 2, NULL, 0, &nloc);
+    if (!st && !(out = calloc((size_t) nloc * 13, sizeof *out))) st = NUNART_E_MEMORY;
+    if (!st) st = nunart_probe_latency(ctx, mib, 4, 2, out, (size_t) nloc * 13, &nloc);
+    const char *r = st ? nunart_message(ctx) : strstr(nunart_report(ctx), "probe-memory: ");
+    if (r && !st) r += 14;
+    snprintf(line, cap, "%.*s", r ? (int) strcspn(r, "\n") : 0, r ? r : "");
+    free(out);
+    nunart_close(ctx);
+    return st;
+}
+
+/* The last "nunart_probe addresses in N allocations of B bytes" line of the fake's trace. */
+static int probe_trace(const char *path, int *allocs, long long *bytes) {
+    FILE *f = fopen(path, "r");
+    char l[512];
+    int found = 0;
+    while (f && fgets(l, sizeof l, f)) found |= sscanf(l, "nunart_probe addresses in %d allocations of %lld bytes", allocs, bytes) == 2;
+    if (f) fclose(f);
+    return found;
+}
+
+/* By default the probe's addresses cover the fake device's whole memory: 64 MiB given in blocks
+ * of at most 20 MiB, not bound by mem_limit_mb; what it leaves out is named and small. */
+static void test_probe_memory(void) {
+    char line[1024], trace[4096];
+    snprintf(trace, sizeof trace, "%s/probe-trace.txt", scratch);
+    mkdir(scratch, 0755);
+    const char *backend[] = {"cuda", "hip"}, *options[] = {"mem_limit_mb=16", "cus=8 dies=2 mem_limit_mb=16"};
+    for (int b = 0; b < 2; b++) {
+        fakes(backend[b], 8, 1, "9");
+        setenv("NUNART_MOCK_MEM_MB", "64", 1);
+        setenv("NUNART_MOCK_MAX_BLOCK_MB", "20", 1);
+        remove(trace);
+        setenv("NUNART_MOCK_TRACE", trace, 1);
+        nunart_status st = probe_once(backend[b], options[b], 0, line, sizeof line);
+        long long span = 0, total = 0, free0 = 0, flush = 0, reserve = 0, left = 0, traced = 0;
+        int blocks = 0, allocs = 0;
+        double pct = 0;
+        int parsed = sscanf(line, "%lld of %lld bytes (%lf%% of the device's memory) in %d blocks, the addresses spread evenly over them; %lld bytes "
+                            "free at the start (%*[^)]); not probed: %lld bytes that clear L2, %lld bytes left free for the launch, %lld not taken",
+                            &span, &total, &pct, &blocks, &free0, &flush, &reserve, &left);
+        char test[64];
+        snprintf(test, sizeof test, "probe whole memory (%s)", backend[b]);
+        if (st) fail(test, "%s", line);
+        else if (parsed != 8) fail(test, "probe-memory line not as expected: %s", line);
+        else if (total != 64LL << 20 || blocks < 4 || span + flush + reserve + left != free0 || left >= 1 << 20 || span < 62LL << 20 || pct < 96.0)
+            fail(test, "%s", line);
+        else if (!probe_trace(trace, &allocs, &traced) || allocs != blocks || traced != span)
+            fail(test, "the addresses reached %d allocations of %lld bytes, the probe took %d blocks of %lld", allocs, traced, blocks, span);
+        else passed++;
+    }
+    unsetenv("NUNART_MOCK_TRACE");
+    fakes("cuda", 8, 1, "9");
+    setenv("NUNART_MOCK_MEM_MB", "64", 1);
+    expect("probe 8 MiB", probe_once("cuda", NULL, 8, line, sizeof line), NUNART_OK, line, "8388608 of 67108864 bytes (12.5% of the device's memory) in 1 block,");
+    expect("probe more than the device", probe_once("cuda", NULL, 100, line, sizeof line), NUNART_E_MEMORY, line,
+           "latency probe over 100 MiB: device 0 has 64.0 MiB free of 64.0 MiB (cuMemGetInfo), so at most 62.7 MiB can be probed");
+    expect("probe negative size", probe_once("cuda", NULL, -1, line, sizeof line), NUNART_E_ARGUMENT, line, "mib in [0, 1048576] (0: the whole device memory)");
+    /* A device that gives less than its memory info says is free: an explicit size fails,
+     * naming what it gave; the default takes what there is and says what it left out. */
+    setenv("NUNART_MOCK_MEM_GIVES_MB", "40", 1);
+    expect("probe short of memory", probe_once("cuda", NULL, 50, line, sizeof line), NUNART_E_MEMORY, line,
+           "cuMemAlloc: device 0 gave 38.0 MiB in 3 blocks (at most 64)");
+    expect("probe short of memory names the need", NUNART_OK, NUNART_OK, line, "for the latency probe, the requested size needed (64.0 MiB free of 64.0 MiB");
+    expect("probe what the device gives", probe_once("cuda", NULL, 0, line, sizeof line), NUNART_OK, line, "39845888 of 67108864 bytes (59.4% of the device's memory) in 2 blocks");
+    expect("probe says what it left out", NUNART_OK, NUNART_OK, line, ", 25949938 not taken (pieces under 1 MiB, or refused by the device)");
+}
+
 int main(int argc, char **argv) {
     if (argc != 4) {
         fprintf(stderr, "usage: nunart-driver-test TABLES_DIR MOCKS_DIR SCRATCH_DIR\n");
@@ -404,11 +555,13 @@ int main(int argc, char **argv) {
     test_occupancy();
     test_compile_targets(custom);
     test_hip_kfd(custom);
+    test_hip_gcn_arch(custom);
     test_hip_hw_id(custom);
     test_out_of_segment();
     test_fidelity_check();
     test_histogram_cut();
     test_probe();
+    test_probe_memory();
     free(custom);
     printf("nunart-driver-test: %d passed, %d failed\n", passed, failures);
     return failures ? 1 : 0;

@@ -21,12 +21,19 @@
  *   NUNART_MOCK_DRIVER_VERSION=N    cuDriverGetVersion (default 13000, CUDA 13.0)
  *   NUNART_MOCK_NVRTC_VERSION=M.m   nvrtcVersion (default 13.0); hipRTC: NUNART_MOCK_HIPRTC_VERSION (6.2)
  *   NUNART_MOCK_NVRTC_ARCHS=LIST    nvrtcGetSupportedArchs, comma-separated (default 75,80,86,87,89,90,100,120)
+ *   NUNART_MOCK_GCN_ARCH=TEXT       HIP gcnArchName in the device properties (default gfx942:sramecc+:xnack-)
+ *   NUNART_MOCK_MEM_MB=N            each device's memory (default 1024): cuMemGetInfo / hipMemGetInfo
+ *                                   report it, allocations past it fail (out of memory)
+ *   NUNART_MOCK_MAX_BLOCK_MB=N      the largest single device allocation (default: the whole memory)
+ *   NUNART_MOCK_MEM_GIVES_MB=N      allocations past N MiB fail although the memory info says more
+ *                                   is free (fragmentation, another process)
  * The fake CUDA driver refuses what the real one does: calls that need a context while none is
  * current (CUDA_ERROR_INVALID_CONTEXT), a cubin for another sm_XY or from an NVRTC of a newer
  * major than the driver (CUDA_ERROR_NO_BINARY_FOR_GPU), PTX from an NVRTC newer than the driver
  * (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222). The fake compilers encode what they were asked for
  * in the code image ("kind=cubin arch=90 nvrtc=13.0"). The latency probe's fake launch fills
- * synthetic records: 1.98 GHz, and on the units of the lower half slower to odd addresses and
+ * synthetic records after checking that every address it is given lies in the current device's
+ * memory (the trace names how many allocations the addresses reached and their bytes): 1.98 GHz, and on the units of the lower half slower to odd addresses and
  * on the upper half to even ones, first loads 20 cycles slower per unit mod 4 (a shape to
  * summarise, not a measurement).
  * Several devices: memory belongs to the device current when it was allocated (host-mapped
@@ -56,9 +63,12 @@ int mock_can_peer(int dev, int peer);
 /* 0, or 1 when already enabled, -1 when refused. */
 int mock_enable_peer(int peer);
 
-/* Memory with an owner (a device, or MOCK_HOST for host-mapped memory). */
+/* Memory with an owner (a device, or MOCK_HOST for host-mapped memory). A device's allocations
+ * count against its memory (NUNART_MOCK_MEM_MB); NULL when it is used up. */
 void *mock_alloc(size_t n, int owner);
 void mock_free(void *p);
+/* The current device's free and total memory in bytes. */
+void mock_meminfo(size_t *free_bytes, size_t *total_bytes);
 
 /* A loaded module: whether its code was compiled with NR_MULTI, and on which device; its two
  * kernels (0: nunart_exec, 1: nunart_probe) as function handles. */
@@ -76,7 +86,8 @@ int mock_load(void **module, const void *image);
 mock_fn *mock_function(void *module, const char *name);
 
 /* Records one launch of nunart_exec (args: its parameters as kernelParams; amd: the HW_ID
- * encoding); the first mock_sync runs every pending launch jointly. 0 or an error code. */
+ * encoding); the first mock_sync runs every pending launch jointly. A launch of nunart_probe
+ * runs at once. 0, -2 for a check that failed (mock_error says why), or -1. */
 int mock_launch(void *fn, void **args, unsigned grid, int amd);
 /* Blocks of one kernel resident at once per SM or CU (NUNART_MOCK_OCCUPANCY). */
 int mock_occupancy(void);

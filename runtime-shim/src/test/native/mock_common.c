@@ -34,6 +34,7 @@ static int current;
 static unsigned char peer[MAX_DEV][MAX_DEV];
 static struct { char *p; size_t n; int owner; } bufs[MAX_BUF];
 static char why[512];
+static size_t used[MAX_DEV];       /* device memory allocated, per device */
 
 int mock_devices(void) {
     int n = mock_env_int("NUNART_MOCK_DEVICES", 1);
@@ -55,12 +56,27 @@ int mock_enable_peer(int p) {
     return 0;
 }
 
+static size_t mem_total(void) { return (size_t) mock_env_int("NUNART_MOCK_MEM_MB", 1024) << 20; }
+
+void mock_meminfo(size_t *free_bytes, size_t *total_bytes) {
+    size_t total = mem_total(), u = current >= 0 && current < MAX_DEV ? used[current] : 0;
+    *total_bytes = total;
+    *free_bytes = u < total ? total - u : 0;
+}
+
 void *mock_alloc(size_t n, int owner) {
+    if (owner >= 0 && owner < MAX_DEV) {
+        size_t block = (size_t) mock_env_int("NUNART_MOCK_MAX_BLOCK_MB", 0) << 20;
+        size_t gives = (size_t) mock_env_int("NUNART_MOCK_MEM_GIVES_MB", 0) << 20;
+        if (used[owner] + n > (gives ? gives : mem_total()) || (block && n > block)) return NULL;
+    }
     for (int i = 0; i < MAX_BUF; i++) {
         if (bufs[i].p) continue;
+        /* calloc: large blocks are mapped, not touched, so a fake of gigabytes costs little. */
         if (!(bufs[i].p = calloc(1, n ? n : 1))) return NULL;
         bufs[i].n = n;
         bufs[i].owner = owner;
+        if (owner >= 0 && owner < MAX_DEV) used[owner] += n;
         return bufs[i].p;
     }
     return NULL;
@@ -69,10 +85,17 @@ void mock_free(void *p) {
     for (int i = 0; i < MAX_BUF; i++) {
         if (bufs[i].p && bufs[i].p == p) {
             free(p);
+            if (bufs[i].owner >= 0 && bufs[i].owner < MAX_DEV) used[bufs[i].owner] -= bufs[i].n;
             bufs[i].p = NULL;
             return;
         }
     }
+}
+/* The index of the buffer holding [p, p + n), or -1. */
+static int buffer_of(const void *p, size_t n) {
+    for (int i = 0; i < MAX_BUF; i++)
+        if (bufs[i].p && (const char *) p >= bufs[i].p && (const char *) p + n <= bufs[i].p + bufs[i].n) return i;
+    return -1;
 }
 /* The owner of the buffer holding p: a device, MOCK_HOST, or -2 when no buffer holds it. */
 static int owner_of(const void *p) {
@@ -123,16 +146,29 @@ static int npending;
 
 #define ARG_PTR(i, T) ((T *) (uintptr_t) *(unsigned long long *) args[i])
 
-/* The probe's records, filled at once (see mock.h): location l of nloc, address a. */
+/* The probe's records, filled at once (see mock.h): location l of nloc, address a. Every
+ * address a location that runs reads must lie in the current device's memory. */
 static int probe(void **args, unsigned grid, int amd) {
+    const unsigned long long *addr = ARG_PTR(0, const unsigned long long);
     int naddr = *(int *) args[2], nloc = *(int *) args[6];
     int *owner = ARG_PTR(4, int);
     long long *out = ARG_PTR(5, long long);
     int units = mock_env_int("NUNART_MOCK_UNITS", 8);
+    static unsigned char seen[MAX_BUF];
+    memset(seen, 0, sizeof seen);
     (void) amd;
     for (unsigned b = 0; b < grid; b++) {
         int l = (int) (b % (unsigned) units);
         if (l >= nloc || owner[l]) continue;
+        for (int a = 0; a < naddr; a++) {
+            const void *p = (const void *) (uintptr_t) addr[(size_t) a * (size_t) nloc + (size_t) l];
+            int i = buffer_of(p, sizeof(unsigned));
+            if (i < 0 || bufs[i].owner != current) {
+                snprintf(why, sizeof why, "latency probe: location %d's address %d (%p) is not in device %d's memory", l, a, p, current);
+                return -2;
+            }
+            seen[i] = 1;
+        }
         owner[l] = 1;
         long long *o = out + (long long) l * (2 + 3 * naddr);
         o[0] = 1980000; /* cycles in 1 ms of the timer: 1.98 GHz */
@@ -144,6 +180,11 @@ static int probe(void **args, unsigned grid, int amd) {
             o[4 + 3 * a] = 500 + 100 * far;
         }
     }
+    int reached = 0;
+    size_t bytes = 0;
+    for (int i = 0; i < MAX_BUF; i++)
+        if (seen[i]) { reached++; bytes += bufs[i].n; }
+    mock_trace("nunart_probe addresses in %d allocations of %zu bytes", reached, bytes);
     return 0;
 }
 

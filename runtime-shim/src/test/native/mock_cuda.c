@@ -100,6 +100,12 @@ int cuMemAlloc_v2(dptr *p, size_t n) {
     *p = (dptr) (uintptr_t) q;
     return q ? OK : E_MEMORY;
 }
+int cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes) {
+    NEED_CONTEXT();
+    if (!free_bytes || !total_bytes) return E_VALUE;
+    mock_meminfo(free_bytes, total_bytes);
+    return OK;
+}
 int cuMemFree_v2(dptr p) {
     NEED_CONTEXT();
     mock_free(PTR(p));
@@ -171,7 +177,8 @@ int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
     mock_trace("cuLaunchKernel grid=%ux%ux%u block=%ux%ux%u shared=%u stream=%s", gx, gy, gz, bx, by, bz, shared,
                stream ? "other" : "default");
     if (!fn || !params || extra) return E_VALUE;
-    return mock_launch(fn, params, gx, 0) ? E_VALUE : OK;
+    int rc = mock_launch(fn, params, gx, 0);
+    return rc == -2 ? MOCK_E_CHECK : rc ? E_VALUE : OK;
 }
 
 int cuGetErrorString(int rc, const char **s) {

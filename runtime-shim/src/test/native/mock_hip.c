@@ -36,6 +36,24 @@ int hipDeviceEnablePeerAccess(int peer, unsigned flags) {
     mock_trace("hipDeviceEnablePeerAccess device=%d peer=%d%s", mock_current(), peer, rc < 0 ? " refused" : "");
     return rc < 0 ? E_PEER_UNSUPPORTED : rc ? E_PEER_ENABLED : OK;
 }
+/* The device properties with the name and gcnArchName (NUNART_MOCK_GCN_ARCH, default
+ * gfx942:sramecc+:xnack-) where the real layouts put them: hipDeviceProp_tR0600 (1,472 bytes,
+ * gcnArchName at 1160), or with MOCK_HIP_R0000 (a runtime older than ROCm 6) only the older
+ * hipGetDeviceProperties (gcnArchName at 396). */
+static int properties(void *props, int dev, size_t bytes, size_t arch_at) {
+    if (!props) return E_VALUE;
+    if (dev < 0 || dev >= mock_devices()) return E_INVALID_DEVICE;
+    const char *arch = getenv("NUNART_MOCK_GCN_ARCH");
+    memset(props, 0, bytes);
+    snprintf(props, 256, "Mock HIP device %d", dev);
+    snprintf((char *) props + arch_at, 256, "%s", arch ? arch : "gfx942:sramecc+:xnack-");
+    return OK;
+}
+#ifdef MOCK_HIP_R0000
+int hipGetDeviceProperties(void *props, int dev) { return properties(props, dev, 792, 396); }
+#else
+int hipGetDevicePropertiesR0600(void *props, int dev) { return properties(props, dev, 1472, 1160); }
+#endif
 int hipDeviceGetName(char *name, int len, int dev) {
     snprintf(name, (size_t) len, "Mock HIP device %d", dev);
     return OK;
@@ -52,6 +70,11 @@ int hipExtStreamCreateWithCUMask(void **stream, unsigned words, const unsigned *
 int hipStreamDestroy(void *stream) { free(stream); return OK; }
 
 int hipMalloc(void **p, size_t n) { *p = mock_alloc(n, mock_current()); return *p ? OK : E_MEMORY; }
+int hipMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+    if (!free_bytes || !total_bytes) return E_VALUE;
+    mock_meminfo(free_bytes, total_bytes);
+    return OK;
+}
 int hipFree(void *p) { mock_free(p); return OK; }
 int hipHostMalloc(void **p, size_t n, unsigned flags) {
     if (flags != (0x1u | 0x2u | 0x40000000u)) return E_VALUE; /* portable, mapped, coherent */
@@ -86,7 +109,8 @@ int hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsig
     mock_trace("hipModuleLaunchKernel grid=%ux%ux%u block=%ux%ux%u shared=%u stream=%s", gx, gy, gz, bx, by, bz, shared,
                stream ? "other" : "default");
     if (!fn || !params || extra) return E_VALUE;
-    return mock_launch(fn, params, gx, 1) ? E_VALUE : OK;
+    int rc = mock_launch(fn, params, gx, 1);
+    return rc == -2 ? MOCK_E_CHECK : rc ? E_VALUE : OK;
 }
 int hipDeviceSynchronize(void) { return mock_sync(); }
 

@@ -73,18 +73,53 @@ class MockDriverTest {
         assertTrue(rep.get("cu-affinity").startsWith("applied at XCD level (XCC_ID dispatcher over 4 blocks = 2 XCDs x 2"), rep.text());
         assertTrue(rep.get("cu-affinity").contains("the CU within the XCD: advisory"), rep.text());
         assertTrue(r.trace().contains("HIPRTCCompileProgram --offload-arch=gfx942"), String.join("\n", r.trace()));
-        assertTrue(rep.get("executor").contains("with --offload-arch=gfx942 (option arch)"), rep.text());
+        assertTrue(rep.get("executor").contains("with --offload-arch=gfx942 (option arch; agrees with the device's gcnArchName gfx942:sramecc+:xnack-"), rep.text());
         assertTrue(rep.get("stream-masks").startsWith("applied (2 streams created with their domain's CU mask"), rep.text());
         assertTrue(rep.get("stream-masks").contains("the executor runs on the default stream"), rep.text());
         assertTrue(rep.get("cu-readback").startsWith("HW_ID of 2/2 threadblocks: 2 distinct CUs as (XCD, SE, SH, CU_ID)"), rep.text());
     }
 
     @Test
-    void withoutArchHipRtcTargetsTheCurrentDeviceAndTheReportSaysSo() throws Exception {
+    void withoutArchTheDevicesGcnArchNameIsTheTargetAndTheReportSaysSo() throws Exception {
         MockDrivers.Run r = run("hip", Map.of(), OPTIONS, 0);
         assertEquals(0, r.exit(), r.stderr());
-        assertTrue(r.trace().contains("HIPRTCCompileProgram"), "no options passed: " + r.trace());
-        assertTrue(r.report().get("executor").contains("without --offload-arch: hipRTC targets the current device"), r.report().text());
+        assertTrue(r.trace().contains("HIPRTCCompileProgram --offload-arch=gfx942"), String.join("\n", r.trace()));
+        assertTrue(r.report().get("executor").contains("with --offload-arch=gfx942 (the device's gcnArchName gfx942:sramecc+:xnack-, "
+                + "hipGetDevicePropertiesR0600)"), r.report().text());
+    }
+
+    @Test
+    void withoutArchOrGcnArchNameNothingIsCompiled() throws Exception {
+        MockDrivers.Run r = run("hip", Map.of("NUNART_MOCK_GCN_ARCH", ""), OPTIONS, 0);
+        assertEquals(1, r.exit(), r.stderr());
+        assertTrue(r.stderr().contains("unavailable: HIP device 0's ISA is unknown"), r.stderr());
+        assertTrue(r.trace().stream().noneMatch(l -> l.startsWith("HIPRTCCompileProgram")), String.join("\n", r.trace()));
+    }
+
+    /** By default the probe's addresses span the fake's whole 64 MiB; --mib bounds them; a bad or
+     * too large size is one message. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hip", "cuda"})
+    void theLatencyProbeSpansTheWholeDeviceMemoryUnlessMibBoundsIt(String backend) throws Exception {
+        Map<String, String> env = mocks.env(backend, units(backend));
+        env.put("NUNART_MOCK_MEM_MB", "64");
+        MockDrivers.Run whole = mocks.probe(work, backend, OPTIONS + " mem_limit_mb=16", env);
+        assertEquals(0, whole.exit(), whole.stderr());
+        assertTrue(whole.report().get("probe-memory").matches("\\d+ of 67108864 bytes \\(9[6-9]\\.\\d% of the device's memory\\) in 1 block, .*"),
+                whole.report().text());
+        assertTrue(whole.report().get("probe").contains(" addresses over 62 MiB of the device's 64 MiB (9"), whole.report().text());
+        assertTrue(Files.readString(work.resolve("probe.json")).contains("spread evenly over 62 MiB of the device's 64 MiB (9"));
+        MockDrivers.Run eight = mocks.probe(work, backend, OPTIONS, env, "--mib", "8");
+        assertEquals(0, eight.exit(), eight.stderr());
+        assertTrue(eight.report().get("probe-memory").startsWith("8388608 of 67108864 bytes (12.5% of the device's memory) in 1 block,"), eight.report().text());
+        MockDrivers.Run big = mocks.probe(work, backend, OPTIONS, env, "--mib", "100");
+        assertEquals(1, big.exit(), big.stderr());
+        assertTrue(big.stderr().startsWith("nunart-run: memory: latency probe over 100 MiB: device 0 has 64.0 MiB free of 64.0 MiB"), big.stderr());
+        for (String bad : new String[] {"abc", "0", "-3", "8x"}) {
+            MockDrivers.Run r = mocks.probe(work, backend, OPTIONS, env, "--mib", bad);
+            assertEquals(2, r.exit(), r.stderr());
+            assertEquals("nunart-run: --mib " + bad + ": not a size in MiB (1 to 1048576)", r.stderr());
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -76,22 +76,36 @@ public final class MockDrivers {
     public Run run(Path work, String table, String backend, String options, Map<String, String> env, int time) throws IOException, InterruptedException {
         Files.createDirectories(work);
         Path file = Files.createTempFile(work, "launch", ".txt");
-        Path trace = work.resolve(file.getFileName() + ".trace");
         Files.writeString(file, table, StandardCharsets.UTF_8);
         List<String> cmd = new ArrayList<>(List.of(dir.resolve("nunart-run").toString(), file.toString(), "--backend", backend));
         if (options != null) cmd.addAll(List.of("--options", options));
         if (time > 0) cmd.addAll(List.of("--time", String.valueOf(time)));
+        return exec(work, file.getFileName().toString(), cmd, env);
+    }
+
+    /** Runs the latency probe ({@code nunart-run --probe work/probe}) with `extra` arguments; its
+     * summary lines ("probe-memory: ...") parse as the report. */
+    public Run probe(Path work, String backend, String options, Map<String, String> env, String... extra) throws IOException, InterruptedException {
+        Files.createDirectories(work);
+        List<String> cmd = new ArrayList<>(List.of(dir.resolve("nunart-run").toString(), "--probe", work.resolve("probe").toString(), "--backend", backend));
+        if (options != null) cmd.addAll(List.of("--options", options));
+        cmd.addAll(List.of(extra));
+        return exec(work, "probe", cmd, env);
+    }
+
+    private Run exec(Path work, String name, List<String> cmd, Map<String, String> env) throws IOException, InterruptedException {
+        Path trace = work.resolve(name + ".trace");
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().keySet().removeIf(k -> k.startsWith("NUNART_"));
         pb.environment().putAll(env);
         pb.environment().put("NUNART_MOCK_TRACE", trace.toString());
-        pb.redirectError(work.resolve(file.getFileName() + ".err").toFile());
+        pb.redirectError(work.resolve(name + ".err").toFile());
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         boolean finished = p.waitFor(120, TimeUnit.SECONDS);
         if (!finished) p.destroyForcibly();
         assertTrue(finished, "nunart-run did not finish in 120 s: " + out);
-        String err = Files.readString(work.resolve(file.getFileName() + ".err"), StandardCharsets.UTF_8);
+        String err = Files.readString(work.resolve(name + ".err"), StandardCharsets.UTF_8);
         List<String> lines = Files.exists(trace) ? Files.readAllLines(trace, StandardCharsets.UTF_8) : List.of();
         return new Run(p.exitValue(), LaunchReport.parse(out), err.trim(), lines);
     }

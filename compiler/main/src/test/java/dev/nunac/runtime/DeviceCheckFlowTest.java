@@ -81,6 +81,11 @@ class DeviceCheckFlowTest {
         assertEquals(Basis.MEASURED, t.memory().latencyNs().basis());
         assertTrue(t.memory().latencyNs().value() > 0);
         assertTrue(Files.readString(out.resolve("probe.csv")).lines().count() == 1 + 132 * 64);
+        // The probe's addresses span the fake device's whole memory (1 GiB), less the L2 buffer
+        // (1/64) and the launch's reserve (1/256): the line says how much and what fraction.
+        String span = o.lines().filter(l -> l.startsWith("device-check: probe-memory: ")).findFirst().orElse("");
+        assertTrue(span.matches("device-check: probe-memory: \\d+ of 1073741824 bytes \\(9[78]\\.\\d% of the device's memory\\) in 1 block, .*"), o);
+        assertTrue(Files.readString(override).contains("of the device's 1024 MiB (97.9%, 1 block)"), Files.readString(override));
     }
 
     /**

@@ -43,6 +43,18 @@ class LimitsThatHoldTest {
     }
 
     @Test
+    void twentyThousandBuffersAreLookedUpByName() throws Exception {
+        // Each buffer's size was found by a scan of all buffers (minutes at 100,000); a name index makes it linear.
+        StringBuilder sb = new StringBuilder("program \"b\" collective allgather(2, inplace = true) {\n");
+        for (int i = 0; i < 20_000; i++) sb.append("  buffer b").append(i).append("[1];\n");
+        sb.append("  chunk(0, input, 0).copy(1, output, 0);\n  chunk(1, input, 0).copy(0, output, 1);\n}\n");
+        Path f = write("buffers.msccl", sb.toString());
+        CliRun r = DocumentedErrorsTest.run("check", f.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(f + ": OK: allgather \"b\", 2 ranks, 2 threadblocks, 4 steps\n", r.out());
+    }
+
+    @Test
     void aHundredMillionIterationLoopIsRefusedBeforeItRuns() throws Exception {
         Path f = write("l.msccl", "program \"l\" collective allgather(2) {\n  for i in 0 .. 100000000 { let x = i; }\n}\n");
         expect(1, f + ":2:3: error: loop over 0 .. 100000000 would run 100000000 iterations; the plan may run at most 10000000 loop"

@@ -96,6 +96,33 @@ class LimitsThatHoldTest {
     }
 
     @Test
+    void wideStepsStopAtTheStepChunksLimitWhileTheyAreMade() throws Exception {
+        // 1000 copies of a 1,000,000-chunk range took minutes and gigabytes: every pass works per chunk of every step.
+        Path d = write("w.msccl", "program \"w\" collective allgather(2, inplace = true) {\n  buffer big[2000];\n"
+                + "  for i in 0 .. 1000 { chunk(0, big, 0, 1000).copy(1, big, 1000); }\n"
+                + "  chunk(0, input, 0).copy(1, output, 0);\n  chunk(1, input, 0).copy(0, output, 1);\n}\n");
+        expect(1, d + ":3:47: error: the plan's steps name more than 50000 chunks in all (every step's count, summed;"
+                + " raise it with --limit step-chunks=N)", DocumentedErrorsTest.run("check", d.toString(), "--limit", "step-chunks=50000"));
+        // Within the limit the plan checks: 2,000 steps of 1,000 chunks each.
+        assertEquals(0, DocumentedErrorsTest.run("check", d.toString(), "--limit", "step-chunks=3000000").exit());
+        StringBuilder x = new StringBuilder("<algo name=\"w\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"2000\" ngpus=\"2\""
+                + " coll=\"custom\" inplace=\"0\">\n");
+        for (int g = 0; g < 2; g++) {
+            x.append("<gpu id=\"").append(g).append("\" i_chunks=\"1000\" o_chunks=\"1000\" s_chunks=\"0\">\n<tb id=\"0\" send=\"")
+                    .append(g == 0 ? 1 : -1).append("\" recv=\"").append(g == 0 ? -1 : 0).append("\" chan=\"0\">\n");
+            for (int i = 0; i < 100; i++) {
+                x.append("<step s=\"").append(i).append("\" type=\"").append(g == 0 ? "s" : "r").append("\" srcbuf=\"i\" srcoff=\"0\""
+                        + " dstbuf=\"o\" dstoff=\"0\" cnt=\"1000\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n");
+            }
+            x.append("</tb></gpu>\n");
+        }
+        Path f = write("w.xml", x.append("</algo>\n").toString());
+        expect(1, f + ":54:1: error: the plan's steps name more than 50000 chunks in all (every step's count, summed;"
+                + " raise it with --limit step-chunks=N)", DocumentedErrorsTest.run("check", f.toString(), "--limit", "step-chunks=50000"));
+        assertEquals(0, DocumentedErrorsTest.run("check", f.toString()).exit());
+    }
+
+    @Test
     void sizesWhosePagesNoPlacementCouldMapAreRefusedBeforePlacing() {
         String p = example("allgather-direct");
         for (String size : new String[] {"100GiB", "1000GiB"}) {

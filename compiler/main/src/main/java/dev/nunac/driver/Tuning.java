@@ -119,12 +119,20 @@ public final class Tuning {
             }
             combos = next;
         }
-        List<CompileResult> results = new ArrayList<>();
-        List<Trial> trials = new ArrayList<>();
+        // Every combination is read and checked against the limits before any is searched: a
+        // value that makes the plan too large is reported at once, not after the searches before it.
+        List<Map<String, String>> defs = new ArrayList<>();
         for (Map<String, String> c : combos) {
             Map<String, String> d = new TreeMap<>(defines);
             d.putAll(c);
-            Plan p = PlanLoader.load(plan, d, limits);
+            PlanLoader.load(plan, d, limits);
+            defs.add(d);
+        }
+        List<CompileResult> results = new ArrayList<>();
+        List<Trial> trials = new ArrayList<>();
+        for (int i = 0; i < combos.size(); i++) {
+            Map<String, String> c = combos.get(i);
+            Plan p = PlanLoader.load(plan, defs.get(i), limits);
             CompileResult r = Driver.compile(p, topo, options, false, null, null);
             results.add(r);
             var s = r.search();

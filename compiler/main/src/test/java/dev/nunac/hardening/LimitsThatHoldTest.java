@@ -123,6 +123,15 @@ class LimitsThatHoldTest {
     }
 
     @Test
+    void aTunedValuePastTheLimitsIsReportedBeforeAnySearchRuns() {
+        // The combinations before it were searched first: 64 values of ranks took 15 s to reach the one too large.
+        String p = example("allgather-direct");
+        expect(1, p + ":19:30: error: the plan has more than 250000 steps (raise it with --limit steps=N)",
+                DocumentedErrorsTest.run(p, "--topo", "nuna-4die", "-o", dir.resolve("o").toString(), "--tune", "ranks=2,4,4096"));
+        assertTrue(Files.notExists(dir.resolve("o")));
+    }
+
+    @Test
     void sizesWhosePagesNoPlacementCouldMapAreRefusedBeforePlacing() {
         String p = example("allgather-direct");
         for (String size : new String[] {"100GiB", "1000GiB"}) {

@@ -137,6 +137,22 @@ class LimitsThatHoldTest {
     }
 
     @Test
+    void runningOutOfMemoryWithALimitRaisedIsTheUsersErrorNotABug() throws Exception {
+        // A 64 MiB heap cannot hold the checker's 100,000,000 chunks, which only a raised limit lets in.
+        Path f = write("big.msccl", "program \"b\" collective allgather(2) {\n  buffer big[100000000];\n"
+                + "  chunk(0, big, 0, 100000000).copy(0, big, 0);\n}\n");
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process p = new ProcessBuilder(javaBin, "-Xmx64m", "-XX:+UseSerialGC", "-cp", cp, "dev.nunac.cli.Main", "check", f.toString(),
+                "--limit", "chunks=1000000000", "--limit", "step-chunks=1000000000").redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), log);
+        assertEquals(1, p.exitValue(), log);
+        assertTrue(log.matches("nunac: error: out of memory: with the limits raised by --limit, this run needs more than the [0-9]+"
+                + " MiB of heap the JVM has; lower the limits or the size, or give the JVM more \\(NUNAC_JAVA_OPTS=-Xmx\\.\\.\\.\\)\n"), log);
+    }
+
+    @Test
     void sizesWhosePagesNoPlacementCouldMapAreRefusedBeforePlacing() {
         String p = example("allgather-direct");
         for (String size : new String[] {"100GiB", "1000GiB"}) {

@@ -24,7 +24,7 @@ public final class ChunkSpace {
     /** Each storage's first id, in order: the binary search of {@link #storageIndexOf} runs on it. */
     private final int[] firstIds;
     /** Per rank, every buffer name with its aliasing resolved once: id = base + index. */
-    private final Name[][] names;
+    private final List<Map<String, Name>> names = new ArrayList<>();
 
     private record Name(String name, int base, int lo, int hi) {}
 
@@ -53,9 +53,8 @@ public final class ChunkSpace {
         for (Storage s : storages) if (s.buffer().equals(Buffer.INPUT) || s.buffer().equals(Buffer.OUTPUT)) most = Math.max(most, s.chunks());
         collectiveChunks = most;
         firstIds = storages.stream().mapToInt(Storage::firstId).toArray();
-        names = new Name[plan.ranks()][];
         for (RankPlan rp : plan.rankPlans()) {
-            List<Name> ns = new ArrayList<>();
+            Map<String, Name> ns = new HashMap<>();
             List<String> all = new ArrayList<>();
             for (Buffer b : rp.buffers()) all.add(b.name());
             if (!all.contains(Buffer.INPUT)) all.add(Buffer.INPUT);
@@ -66,9 +65,9 @@ public final class ChunkSpace {
                 Storage st = byRank.get(rp.rank()).get(at0.buffer());
                 if (st == null) continue;
                 int off = at0.index();
-                ns.add(new Name(name, st.firstId() + off, -off, st.chunks() - off));
+                ns.putIfAbsent(name, new Name(name, st.firstId() + off, -off, st.chunks() - off));
             }
-            names[rp.rank()] = ns.toArray(new Name[0]);
+            names.add(ns);
         }
     }
 
@@ -128,12 +127,8 @@ public final class ChunkSpace {
 
     /** The id of chunk {@code index} of {@code buffer} on {@code rank}, aliases resolved. */
     public int id(int rank, String buffer, int index) {
-        for (Name n : names[rank]) {
-            if (n.name.equals(buffer)) {
-                if (index < n.lo || index >= n.hi) break;
-                return n.base + index;
-            }
-        }
+        Name n = names.get(rank).get(buffer);
+        if (n != null && index >= n.lo && index < n.hi) return n.base + index;
         throw new IllegalArgumentException("no chunk r" + rank + ":" + buffer + "[" + index + "]");
     }
 

@@ -21,4 +21,29 @@ public final class PlanLimits {
         throw new CompileException(ErrorKind.PLAN, plan.pos(), "the plan's buffers hold " + chunks + " chunks on its "
                 + plan.ranks() + " ranks; the limit is " + limits.maxChunks() + " (raise it with --limit chunks=N)");
     }
+
+    /** The message of {@link Limits#maxStepChunks}, shared by the front ends. */
+    public static String stepChunksMessage(Limits limits) {
+        return "the plan's steps name more than " + limits.maxStepChunks() + " chunks in all (every step's count, summed;"
+                + " raise it with --limit step-chunks=N)";
+    }
+
+    /**
+     * Refuses an imported plan whose steps name more chunks in all than the limit allows, at the
+     * step that passes it: the checker and access analysis work per chunk of every step, so
+     * 2,000 steps of a million chunks each would take minutes and gigabytes.
+     */
+    public static void checkStepChunks(Plan plan, Limits limits) {
+        long total = 0;
+        for (RankPlan rp : plan.rankPlans()) {
+            for (Threadblock tb : rp.threadblocks()) {
+                for (Step s : tb.steps()) {
+                    total += s.count();
+                    if (total > limits.maxStepChunks()) {
+                        throw new CompileException(ErrorKind.PLAN, s.pos(), stepChunksMessage(limits));
+                    }
+                }
+            }
+        }
+    }
 }

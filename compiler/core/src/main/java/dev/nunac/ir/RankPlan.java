@@ -1,18 +1,48 @@
 package dev.nunac.ir;
 
+import java.util.AbstractList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.RandomAccess;
 
 /** The part of a plan that runs on one rank (GPU): its buffers and threadblocks. */
 public record RankPlan(int rank, List<Buffer> buffers, List<Threadblock> threadblocks) {
     public RankPlan {
-        buffers = List.copyOf(buffers);
+        buffers = buffers instanceof Buffers already ? already : new Buffers(buffers);
         threadblocks = List.copyOf(threadblocks);
     }
 
+    /** The buffer of that name (the first, should a plan declare two), found in constant time. */
     public Optional<Buffer> buffer(String name) {
-        for (Buffer b : buffers) if (b.name().equals(name)) return Optional.of(b);
-        return Optional.empty();
+        return Optional.ofNullable(((Buffers) buffers).byName.get(name));
+    }
+
+    /**
+     * An unmodifiable copy of the buffer list with an index by name: the passes look buffers up
+     * per buffer and per step, and a scan per look-up made a plan of 100,000 buffers take minutes.
+     */
+    private static final class Buffers extends AbstractList<Buffer> implements RandomAccess {
+        private final Buffer[] items;
+        private final Map<String, Buffer> byName;
+
+        Buffers(List<Buffer> buffers) {
+            items = buffers.toArray(new Buffer[0]);
+            byName = new HashMap<>(items.length * 2);
+            for (Buffer b : items) byName.putIfAbsent(Objects.requireNonNull(b).name(), b);
+        }
+
+        @Override
+        public Buffer get(int i) {
+            return items[i];
+        }
+
+        @Override
+        public int size() {
+            return items.length;
+        }
     }
 
     public int bufferChunks(String name) {

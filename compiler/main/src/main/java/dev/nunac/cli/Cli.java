@@ -66,16 +66,28 @@ public final class Cli {
             // A usage error found past the option parser (a bad -D, --tune, --topo) ends like any other (errors.md).
             if (e.kind() == dev.nunac.diag.ErrorKind.USAGE) tryHelp(current);
             return e.kind().exitCode;
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            io.err().println("nunac: internal error: " + e + ". This is a bug in nunac; please report it with the"
-                    + " command line and input files" + (verbose ? "." : " (run with --verbose for details)."));
-            if (verbose) {
-                StringWriter sw = new StringWriter();
-                e.printStackTrace(new PrintWriter(sw));
-                io.err().print(sw);
-            }
-            return INTERNAL;
+        } catch (OutOfMemoryError e) {
+            // Under the default limits every input fits the heap, so running out is a bug; with a
+            // limit raised it is what the user asked for, and the way out is theirs to choose.
+            if (Arrays.stream(args).noneMatch(a -> a.startsWith("--limit"))) return internal(e, verbose);
+            io.err().println("nunac: error: out of memory: with the limits raised by --limit, this run needs more than the "
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MiB of heap the JVM has; lower the limits or the size,"
+                    + " or give the JVM more (NUNAC_JAVA_OPTS=-Xmx...)");
+            return dev.nunac.diag.ErrorKind.PLAN.exitCode;
+        } catch (RuntimeException | StackOverflowError e) {
+            return internal(e, verbose);
         }
+    }
+
+    private int internal(Throwable e, boolean verbose) {
+        io.err().println("nunac: internal error: " + e + ". This is a bug in nunac; please report it with the"
+                + " command line and input files" + (verbose ? "." : " (run with --verbose for details)."));
+        if (verbose) {
+            StringWriter sw = new StringWriter();
+            e.printStackTrace(new PrintWriter(sw));
+            io.err().print(sw);
+        }
+        return INTERNAL;
     }
 
     private void tryHelp(String command) {

@@ -22,6 +22,9 @@ import org.apache.commons.cli.Options;
 
 /** {@code nunac compare PLAN --topo T --sizes 100KB,1MB,...}: the default search and every policy, at every size. */
 final class CompareCommand implements Command {
+    /** Sizes at most in one compare. */
+    static final int MAX_SIZES = 16;
+
     static final String NAME = "compare";
 
     @Override
@@ -65,6 +68,8 @@ final class CompareCommand implements Command {
         java.util.Map<Long, String> labels = Sizes.parseList(sz, "--sizes");
         List<Long> sizes = new ArrayList<>(labels.keySet());
         if (sizes.isEmpty()) throw new UsageException(NAME, "--sizes: no sizes given");
+        // Each size runs the default search and one per policy (seconds each): hundreds would run for an hour.
+        if (sizes.size() > MAX_SIZES) throw new UsageException(NAME, "--sizes: " + sizes.size() + " sizes; at most " + MAX_SIZES);
         java.util.function.Function<Long, String> label = b -> labels.getOrDefault(b, Sizes.format(b));
         List<Policy> policies = new ArrayList<>(Arrays.asList(Policy.values()));
         String ps = cl.getOptionValue("policies");

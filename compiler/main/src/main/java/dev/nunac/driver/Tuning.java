@@ -33,9 +33,7 @@ public final class Tuning {
         }
 
         public String label() {
-            List<String> parts = new ArrayList<>();
-            values.forEach((k, v) -> parts.add(k + "=" + v));
-            return String.join(" ", parts);
+            return Tuning.label(values);
         }
     }
 
@@ -58,6 +56,12 @@ public final class Tuning {
     }
 
     private Tuning() {}
+
+    static String label(Map<String, String> values) {
+        List<String> parts = new ArrayList<>();
+        values.forEach((k, v) -> parts.add(k + "=" + v));
+        return String.join(" ", parts);
+    }
 
     /**
      * Parses {@code NAME=v1,v2,...} options into parameter → values, in the order given.
@@ -119,12 +123,27 @@ public final class Tuning {
             }
             combos = next;
         }
-        List<CompileResult> results = new ArrayList<>();
-        List<Trial> trials = new ArrayList<>();
+        // Every combination is read and checked against the limits before any is searched: a
+        // value that makes the plan too large is reported at once, not after the searches before it.
+        // Their steps together are bounded like one plan's: a compile's search costs about its steps.
+        List<Map<String, String>> defs = new ArrayList<>();
+        long steps = 0;
         for (Map<String, String> c : combos) {
             Map<String, String> d = new TreeMap<>(defines);
             d.putAll(c);
-            Plan p = PlanLoader.load(plan, d, limits);
+            steps += PlanLoader.load(plan, d, limits).stepCount();
+            if (steps > limits.maxSteps()) {
+                throw new CompileException(ErrorKind.PLAN, SourcePos.of(plan.toString()), "--tune: the combinations up to "
+                        + label(c) + " have more than " + limits.maxSteps() + " steps in all, each compiled in turn"
+                        + " (tune fewer values, or raise the limit with --limit steps=N)");
+            }
+            defs.add(d);
+        }
+        List<CompileResult> results = new ArrayList<>();
+        List<Trial> trials = new ArrayList<>();
+        for (int i = 0; i < combos.size(); i++) {
+            Map<String, String> c = combos.get(i);
+            Plan p = PlanLoader.load(plan, defs.get(i), limits);
             CompileResult r = Driver.compile(p, topo, options, false, null, null);
             results.add(r);
             var s = r.search();

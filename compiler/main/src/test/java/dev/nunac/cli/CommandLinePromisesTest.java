@@ -135,6 +135,11 @@ class CommandLinePromisesTest {
         assertEquals(0, CliRun.of("export", plan, "-D", "ranks=2", "-o", xml.toString()).exit());
         usageError(CliRun.of("check", xml.toString(), "-D", "ranks=4"), "nunac: error: -D ranks: only .msccl plans have parameters", "check");
         usageError(CliRun.of(plan, "--topo", "nuna-4die", "--tune", "nosuch"), "--tune expects NAME=v1,v2,...", "compile");
+        // hundreds of sizes would run the searches for an hour: refused before any runs
+        StringBuilder sizes = new StringBuilder("1KB");
+        for (int i = 2; i <= 100; i++) sizes.append(',').append(i).append("KB");
+        usageError(CliRun.of("compare", plan, "--topo", "nuna-4die", "--sizes", sizes.toString()),
+                "nunac compare: --sizes: 100 sizes; at most 16\n", "compare");
         usageError(CliRun.of(plan, "--topo", ""), "--topo needs a bundled spec name or a file", "compile");
         // no command recognised
         usageError(CliRun.of("frobnicate"), "nunac: unknown command 'frobnicate'", null);

@@ -43,6 +43,18 @@ class LimitsThatHoldTest {
     }
 
     @Test
+    void twentyThousandBuffersAreLookedUpByName() throws Exception {
+        // Each buffer's size was found by a scan of all buffers (minutes at 100,000); a name index makes it linear.
+        StringBuilder sb = new StringBuilder("program \"b\" collective allgather(2, inplace = true) {\n");
+        for (int i = 0; i < 20_000; i++) sb.append("  buffer b").append(i).append("[1];\n");
+        sb.append("  chunk(0, input, 0).copy(1, output, 0);\n  chunk(1, input, 0).copy(0, output, 1);\n}\n");
+        Path f = write("buffers.msccl", sb.toString());
+        CliRun r = DocumentedErrorsTest.run("check", f.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(f + ": OK: allgather \"b\", 2 ranks, 2 threadblocks, 4 steps\n", r.out());
+    }
+
+    @Test
     void aHundredMillionIterationLoopIsRefusedBeforeItRuns() throws Exception {
         Path f = write("l.msccl", "program \"l\" collective allgather(2) {\n  for i in 0 .. 100000000 { let x = i; }\n}\n");
         expect(1, f + ":2:3: error: loop over 0 .. 100000000 would run 100000000 iterations; the plan may run at most 10000000 loop"
@@ -81,6 +93,63 @@ class LimitsThatHoldTest {
     void aPlanOfTooManyStepsStopsWhileItsOperationsAreMade() {
         expect(1, example("allgather-direct") + ":19:30: error: the plan has more than 250000 steps (raise it with --limit steps=N)",
                 DocumentedErrorsTest.run("check", example("allgather-direct"), "-D", "ranks=4096"));
+    }
+
+    @Test
+    void wideStepsStopAtTheStepChunksLimitWhileTheyAreMade() throws Exception {
+        // 1000 copies of a 1,000,000-chunk range took minutes and gigabytes: every pass works per chunk of every step.
+        Path d = write("w.msccl", "program \"w\" collective allgather(2, inplace = true) {\n  buffer big[2000];\n"
+                + "  for i in 0 .. 1000 { chunk(0, big, 0, 1000).copy(1, big, 1000); }\n"
+                + "  chunk(0, input, 0).copy(1, output, 0);\n  chunk(1, input, 0).copy(0, output, 1);\n}\n");
+        expect(1, d + ":3:47: error: the plan's steps name more than 50000 chunks in all (every step's count, summed;"
+                + " raise it with --limit step-chunks=N)", DocumentedErrorsTest.run("check", d.toString(), "--limit", "step-chunks=50000"));
+        // Within the limit the plan checks: 2,000 steps of 1,000 chunks each.
+        assertEquals(0, DocumentedErrorsTest.run("check", d.toString(), "--limit", "step-chunks=3000000").exit());
+        StringBuilder x = new StringBuilder("<algo name=\"w\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"2000\" ngpus=\"2\""
+                + " coll=\"custom\" inplace=\"0\">\n");
+        for (int g = 0; g < 2; g++) {
+            x.append("<gpu id=\"").append(g).append("\" i_chunks=\"1000\" o_chunks=\"1000\" s_chunks=\"0\">\n<tb id=\"0\" send=\"")
+                    .append(g == 0 ? 1 : -1).append("\" recv=\"").append(g == 0 ? -1 : 0).append("\" chan=\"0\">\n");
+            for (int i = 0; i < 100; i++) {
+                x.append("<step s=\"").append(i).append("\" type=\"").append(g == 0 ? "s" : "r").append("\" srcbuf=\"i\" srcoff=\"0\""
+                        + " dstbuf=\"o\" dstoff=\"0\" cnt=\"1000\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n");
+            }
+            x.append("</tb></gpu>\n");
+        }
+        Path f = write("w.xml", x.append("</algo>\n").toString());
+        expect(1, f + ":54:1: error: the plan's steps name more than 50000 chunks in all (every step's count, summed;"
+                + " raise it with --limit step-chunks=N)", DocumentedErrorsTest.run("check", f.toString(), "--limit", "step-chunks=50000"));
+        assertEquals(0, DocumentedErrorsTest.run("check", f.toString()).exit());
+    }
+
+    @Test
+    void aTunedValuePastTheLimitsIsReportedBeforeAnySearchRuns() {
+        // The combinations before it were searched first: 64 values of ranks took 15 s to reach the one too large.
+        String p = example("allgather-direct");
+        expect(1, p + ":19:30: error: the plan has more than 250000 steps (raise it with --limit steps=N)",
+                DocumentedErrorsTest.run(p, "--topo", "nuna-4die", "-o", dir.resolve("o").toString(), "--tune", "ranks=2,4,4096"));
+        assertTrue(Files.notExists(dir.resolve("o")));
+        // The combinations' steps together are bounded like one plan's (8 x 8 values at up to 128 ranks ran past 20 s).
+        expect(1, p + ": error: --tune: the combinations up to tbs_per_peer=8 have more than 1000 steps in all, each compiled in"
+                + " turn (tune fewer values, or raise the limit with --limit steps=N)", DocumentedErrorsTest.run(p, "--topo", "nuna-4die",
+                "-o", dir.resolve("o").toString(), "--tune", "tbs_per_peer=1,2,4,8", "--limit", "steps=1000"));
+        assertTrue(Files.notExists(dir.resolve("o")));
+    }
+
+    @Test
+    void runningOutOfMemoryWithALimitRaisedIsTheUsersErrorNotABug() throws Exception {
+        // A 64 MiB heap cannot hold the checker's 100,000,000 chunks, which only a raised limit lets in.
+        Path f = write("big.msccl", "program \"b\" collective allgather(2) {\n  buffer big[100000000];\n"
+                + "  chunk(0, big, 0, 100000000).copy(0, big, 0);\n}\n");
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process p = new ProcessBuilder(javaBin, "-Xmx64m", "-XX:+UseSerialGC", "-cp", cp, "dev.nunac.cli.Main", "check", f.toString(),
+                "--limit", "chunks=1000000000", "--limit", "step-chunks=1000000000").redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), log);
+        assertEquals(1, p.exitValue(), log);
+        assertTrue(log.matches("nunac: error: out of memory: with the limits raised by --limit, this run needs more than the [0-9]+"
+                + " MiB of heap the JVM has; lower the limits or the size, or give the JVM more \\(NUNAC_JAVA_OPTS=-Xmx\\.\\.\\.\\)\n"), log);
     }
 
     @Test

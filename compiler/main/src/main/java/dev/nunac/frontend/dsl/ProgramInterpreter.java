@@ -7,6 +7,7 @@ import dev.nunac.ir.Buffer;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.Collective;
 import dev.nunac.ir.Limits;
+import dev.nunac.ir.PlanLimits;
 import dev.nunac.ir.Protocol;
 import dev.nunac.parse.NunaParser;
 import dev.nunac.parse.NunaParser.*;
@@ -39,6 +40,8 @@ final class ProgramInterpreter {
     /** Errors raised while evaluating, including those not reported again at a known position. */
     private long evalErrors;
     private long steps;
+    /** The chunks the steps made so far name, every instance counted: bounded by the step-chunks limit. */
+    private long stepChunks;
     private int instances = 1;
 
     // header, set by evalHeader
@@ -397,6 +400,9 @@ final class ProgramInterpreter {
             throw new EvalError(op.pos(), "the plan has more than " + limits.maxSteps()
                     + " steps (raise it with --limit steps=N)", true);
         }
+        int count = op.src() != null ? op.src().count() : op.dst() != null ? op.dst().count() : 0;
+        stepChunks += (twoSteps ? 2L : 1L) * count * instances;
+        if (stepChunks > limits.maxStepChunks()) throw new EvalError(op.pos(), PlanLimits.stepChunksMessage(limits), true);
     }
 
     private int channel(Args a, Scope scope) {

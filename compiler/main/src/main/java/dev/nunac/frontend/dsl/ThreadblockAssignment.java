@@ -332,8 +332,12 @@ final class ThreadblockAssignment {
                 d.depended = true;
             }
             for (int i = 0; i < nr[0]; i++) {
-                if (readers[reads[i]] == null) readers[reads[i]] = new ArrayList<>(2);
-                readers[reads[i]].add(s);
+                List<StepB> rs = readers[reads[i]];
+                if (rs == null) readers[reads[i]] = rs = new ArrayList<>(2);
+                // A later reader on the same threadblock replaces the one before it: a writer waits
+                // only for the latest step per threadblock, and a slot read again and again keeps one entry.
+                if (!rs.isEmpty() && rs.get(rs.size() - 1).tb == s.tb) rs.set(rs.size() - 1, s);
+                else rs.add(s);
             }
             for (int i = 0; i < nw[0]; i++) {
                 lastWriter[writes[i]] = s;

@@ -92,6 +92,7 @@ public final class MscclppJsonImporter {
         Plan plan = new Plan(name, collective, n, Math.max(1, cf), inplace, protocol, 1, ranks, PlanFormat.MSCCLPP_JSON,
                 attrs, root.pos());
         PlanLimits.checkChunks(plan, 1, limits);
+        PlanLimits.checkStepChunks(plan, limits);
         IrVerifier.verify(plan, d);
         d.throwIfErrors(ErrorKind.PLAN);
         return plan;

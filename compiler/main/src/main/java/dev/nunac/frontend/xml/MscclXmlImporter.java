@@ -186,6 +186,7 @@ public final class MscclXmlImporter implements XmlDocumentReader.Handler {
         Plan plan = new Plan(header.name(), header.collective(), header.ngpus(), header.chunkFactor(), header.inplace(),
                 header.protocol(), 1, ranks, PlanFormat.MSCCL_XML, new java.util.TreeMap<>(header.attributes()), header.pos());
         PlanLimits.checkChunks(plan, 1, limits);
+        PlanLimits.checkStepChunks(plan, limits);
         IrVerifier.verify(plan, d);
         d.throwIfErrors(ErrorKind.PLAN);
         return plan;

@@ -201,6 +201,8 @@ final class CommonOptions {
 
     /** A path given on the command line; one the file system cannot name is a usage error, not a crash. */
     static Path path(String arg, String what) {
+        // Path.of("") is the working folder: an empty argument is a mistake, not a request for it.
+        if (arg.isEmpty()) throw new UsageException(null, what + ": an empty path names no file or folder");
         try {
             return Path.of(arg);
         } catch (java.nio.file.InvalidPathException e) {

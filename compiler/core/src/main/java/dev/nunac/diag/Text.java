@@ -124,11 +124,11 @@ public final class Text {
     }
 
     /**
-     * True for an optional sign and ASCII digits only. {@link Long#parseLong} also takes other
-     * scripts' digits ("٤" is 4), which no plan format means as a number.
+     * True for an optional minus and ASCII digits only: no plus, no spaces. {@link Long#parseLong}
+     * also takes a plus and other scripts' digits ("٤" is 4), which no plan format means as a number.
      */
     public static boolean isAsciiInteger(String s) {
-        int i = !s.isEmpty() && (s.charAt(0) == '-' || s.charAt(0) == '+') ? 1 : 0;
+        int i = !s.isEmpty() && s.charAt(0) == '-' ? 1 : 0;
         if (i == s.length()) return false;
         for (; i < s.length(); i++) if (s.charAt(i) < '0' || s.charAt(i) > '9') return false;
         return true;

@@ -44,7 +44,8 @@ final class CommonOptions {
             if (eq <= 0) throw new UsageException(null, "--limit expects NAME=VALUE, got '" + s + "'");
             long v;
             try {
-                String digits = s.substring(eq + 1).trim();
+                // ASCII digits only, as docs/errors.md says: no plus, no spaces (a minus is let through to say "must be positive").
+                String digits = s.substring(eq + 1);
                 if (!dev.nunac.diag.Text.isAsciiInteger(digits)) throw new NumberFormatException();
                 v = Long.parseLong(digits);
             } catch (NumberFormatException e) {
@@ -52,9 +53,10 @@ final class CommonOptions {
             }
             if (v < 1) throw new UsageException(null, "--limit " + s + ": must be positive");
             try {
-                l = l.with(s.substring(0, eq).trim(), v);
+                l = l.with(s.substring(0, eq), v);
             } catch (IllegalArgumentException e) {
-                throw new UsageException(null, "--limit: " + e.getMessage());
+                String m = e.getMessage();
+                throw new UsageException(null, m.startsWith("at most ") ? "--limit " + s + ": " + m : "--limit: " + m);
             }
         }
         return l;

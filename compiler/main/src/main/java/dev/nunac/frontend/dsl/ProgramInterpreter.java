@@ -132,7 +132,7 @@ final class ProgramInterpreter {
     }
 
     private Object parseOverride(String name, String text, SourcePos cliPos) {
-        String t = text.trim().replace("_", "");
+        String t = text.replace("_", ""); // no trim: ' 4' is not a number in any format
         if (t.equals("true")) return Boolean.TRUE;
         if (t.equals("false")) return Boolean.FALSE;
         try {

@@ -62,6 +62,10 @@ final class JsonTreeReader {
             throw r.input(at, "not well-formed JSON: " + JsonErrors.describe(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + e.getMessage());
+        } catch (StackOverflowError e) {
+            // The tree is built by recursion: a thread with a small stack (an API caller's) runs out before the nesting limit.
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "JSON nested too deeply to read: the stack ran out before"
+                    + " the nesting limit of " + limits.maxNesting() + " levels (lower it with --limit nesting=N)");
         } finally {
             if (p != null) {
                 try {

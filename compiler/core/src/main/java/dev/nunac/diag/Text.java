@@ -40,11 +40,23 @@ public final class Text {
      * is printable. {@code what} is how the message names it, e.g. "the plan name".
      */
     public static boolean checkPrintable(String value, String what, SourcePos pos, Diagnostics d) {
-        int i = value == null ? -1 : firstControl(value);
+        int i = value == null ? -1 : firstUnprintable(value);
         if (i < 0) return true;
-        d.error(pos, what + " contains the control character " + codePoint(value.codePointAt(i)) + " (at character " + (i + 1)
-                + "); names must be printable text");
+        int cp = value.codePointAt(i);
+        // A lone surrogate (JSON's "\ud800") is no character at all: no output encoding can write it.
+        d.error(pos, what + " contains " + (Character.isSurrogate((char) cp) ? "the lone surrogate " : "the control character ")
+                + codePoint(cp) + " (at character " + (i + 1) + "); names must be printable text");
         return false;
+    }
+
+    /** The index of the first control character or lone surrogate in {@code s}, or -1. */
+    static int firstUnprintable(String s) {
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
+            if (isControl(cp) || cp <= 0xFFFF && Character.isSurrogate((char) cp)) return i;
+            i += Character.charCount(cp);
+        }
+        return -1;
     }
 
     /** {@code s} escaped ({@link #escape}) and, past {@link #SHOWN} code points, cut short with its length. */

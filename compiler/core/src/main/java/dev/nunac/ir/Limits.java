@@ -30,11 +30,11 @@ public record Limits(long maxInputBytes, int maxNesting, int maxRanks, int maxTh
      * The largest value each limit can be raised to, in the order of the components: what the
      * implementation can honour without running out of memory or stack. A whole input is held in
      * memory (1 GiB); nesting is followed by recursion (10000 levels fit the stack of any thread
-     * that runs a plan); a placement holds a map entry per page (2^24 pages fit the heap of a
-     * default JVM); counts that size arrays or number ids are ints.
+     * that runs a plan); a placement holds a map entry per page (2^22 pages fit the heap of a
+     * default JVM in about half a minute); counts that size arrays or number ids are ints.
      */
     private static final long[] MAX = {1L << 30, 10_000, Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE,
-            Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, 1L << 24, Long.MAX_VALUE, 3600};
+            Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, 1L << 22, Long.MAX_VALUE, 3600};
 
     /** This limit set with {@code name} at {@code value}; IllegalArgumentException names an unknown limit or the maximum. */
     public Limits with(String name, long value) {

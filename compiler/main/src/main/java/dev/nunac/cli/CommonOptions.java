@@ -138,7 +138,7 @@ final class CommonOptions {
         }
         long size = dev.nunac.passes.place.PlacementOptions.DEFAULT_SIZE;
         String s = cl.getOptionValue("size");
-        if (s != null) size = Sizes.parse(s);
+        if (s != null) size = Sizes.parse(s, "--size");
         String layout = cl.getOptionValue("layout", "natural");
         if (!layout.equals("natural") && !layout.equals("packed")) {
             throw new UsageException(null, "--layout expects natural or packed, got '" + layout + "'");

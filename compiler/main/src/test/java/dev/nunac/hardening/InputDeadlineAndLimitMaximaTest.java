@@ -89,7 +89,7 @@ class InputDeadlineAndLimitMaximaTest {
         String plan = TestPaths.examples().resolve("allgather-direct.msccl").toString();
         String[][] cases = {
             {"input-bytes=4611686018427387904", "1073741824"}, {"nesting=200000", "10000"},
-            {"pages=9223372036854775807", "16777216"}, {"steps=9223372036854775807", null}, {"ranks=2147483648", "2147483647"},
+            {"pages=9223372036854775807", "4194304"}, {"steps=9223372036854775807", null}, {"ranks=2147483648", "2147483647"},
             {"input-seconds=3601", "3600"},
         };
         for (String[] c : cases) {

@@ -109,4 +109,53 @@ class ClearMessagesTest {
             one(3, link + ": error: cannot read: Input/output error", DocumentedErrorsTest.run("check", link.toString()));
         }
     }
+
+    @Test
+    void secondByteOrderMarkInJsonIsNamedAsOne() throws Exception {
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        byte[] json = Plans.ONE_SIDED_ALLGATHER.getBytes(StandardCharsets.UTF_8);
+        byte[] two = new byte[json.length + 6];
+        System.arraycopy(bom, 0, two, 0, 3);
+        System.arraycopy(bom, 0, two, 3, 3);
+        System.arraycopy(json, 0, two, 6, json.length);
+        Path f = Files.write(dir.resolve("b.json"), two);
+        one(3, f + ":1:1: error: unexpected character U+FEFF (a byte-order mark, allowed only at the start of the file)",
+                DocumentedErrorsTest.run("check", f.toString()));
+    }
+
+    @Test
+    void refusedGpuIsNotAlsoMissing() throws Exception {
+        Path x = write("m.xml", RangeChecksTest.xml().replace("o_chunks=\"2\"", "o_chunks=\"-1\""));
+        CliRun r = DocumentedErrorsTest.run("check", x.toString());
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains("attribute 'o_chunks' of <gpu> must be at least 0, found -1"), r.err());
+        assertTrue(!r.err().contains("is missing"), r.err());
+    }
+
+    @Test
+    void hugeDslChunkIndexIsReportedAsWritten() throws Exception {
+        Path f = write("i.msccl", "program \"p\" collective allgather(2) {\n  chunk(0, input, 9223372036854775807).copy(1, output, 0);\n}\n");
+        one(1, f + ":2:12: error: index 9223372036854775807 is out of bounds for buffer 'input' of 1 chunks on rank 0",
+                DocumentedErrorsTest.run("check", f.toString()));
+    }
+
+    @Test
+    void executorSettingsOfAJsonPlanHaveTheExecutorsTypes() throws Exception {
+        String[][] cases = {
+            {"\"num_threads_per_block\": null", "'num_threads_per_block' of the plan must be an integer, found null"},
+            {"\"buffer_alignment\": \"1\"", "'buffer_alignment' of the plan must be an integer, found the string \"1\""},
+            {"\"min_message_size\": -1", "'min_message_size' of the plan must be an integer from 0 to 18446744073709551615, found -1"},
+            {"\"max_message_size\": 18446744073709551616", "must be an integer from 0 to 18446744073709551615, found 18446744073709551616"},
+            {"\"reuse_resources\": 1", "'reuse_resources' of the plan must be true or false"},
+        };
+        for (String[] c : cases) {
+            Path j = write("s.json", Plans.ONE_SIDED_ALLGATHER.replace("\"name\": \"p\",", "\"name\": \"p\", " + c[0] + ","));
+            CliRun r = DocumentedErrorsTest.run("check", j.toString());
+            assertEquals(1, r.exit(), c[0] + ": " + r.err());
+            assertTrue(r.err().contains(c[1]), r.err());
+        }
+        Path ok = write("ok.json", Plans.ONE_SIDED_ALLGATHER.replace("\"name\": \"p\",", "\"name\": \"p\", \"num_threads_per_block\": 1024,"
+                + " \"max_message_size\": 18446744073709551615, \"use_double_scratch_buffer\": false,"));
+        assertEquals(0, DocumentedErrorsTest.run("check", ok.toString()).exit());
+    }
 }

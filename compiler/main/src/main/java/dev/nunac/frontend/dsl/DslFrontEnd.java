@@ -149,7 +149,8 @@ public final class DslFrontEnd {
 
     private static String printable(String s) {
         int cp = s.codePointAt(0);
-        if (Text.isControl(cp) || cp == 0xfffd) return Text.codePoint(cp);
+        // Invisible characters (a byte-order mark, a zero-width space, bidi marks) are shown by code point too.
+        if (Text.isControl(cp) || cp == 0xfffd || Character.getType(cp) == Character.FORMAT) return Text.codePoint(cp);
         return "'" + s + "'";
     }
 

@@ -124,7 +124,7 @@ final class CompileCommand implements Command {
         io.out().println(Report.headline(r));
         String note = Report.notice(r);
         if (note != null) io.out().println(note);
-        io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
+        io.err().println(dev.nunac.diag.Text.line("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList())));
         return 0;
     }
 

@@ -184,6 +184,15 @@ class OutputFilesTest {
     }
 
     @Test
+    void theWroteLineEscapesTheOutputFolder(@TempDir Path dir) {
+        Path out = dir.resolve("x\nFORGED: error: y");
+        CliRun r = CliRun.of(plan(), "--topo", "nuna-4die", "-D", "ranks=2", "-o", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().startsWith("nunac: wrote " + dir + "/x\\nFORGED: error: y/placement.json"), r.err());
+        assertFalse(r.err().contains("\nFORGED"), r.err());
+    }
+
+    @Test
     void emptyOutputPathIsAUsageError(@TempDir Path dir) {
         CliRun r = CliRun.of("export", plan(), "-D", "ranks=2", "-o", "");
         assertEquals(2, r.exit(), r.err());

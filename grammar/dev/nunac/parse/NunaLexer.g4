@@ -56,6 +56,8 @@ BLOCK_COMMENT : '/*' .*? '*/' -> skip;
 // Reported by the front end as errors of their own, instead of a confusing parse error.
 UNTERMINATED_COMMENT : '/*' ( ~'*' | '*'+ ~[*/] )* '*'* EOF;
 UNTERMINATED_STRING  : '"' (~["\\\r\n] | '\\' ["\\nt])*;
+// A closed string with an escape other than \" \\ \n \t: one error at the escape, not a cascade.
+BAD_ESCAPE_STRING    : '"' (~["\\\r\n] | '\\' ~[\r\n])* '"';
 WS            : [ \t\r\n\f]+ -> skip;
 
 // Anything else is one bad character; the parser reports it with its position.

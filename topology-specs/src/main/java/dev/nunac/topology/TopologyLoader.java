@@ -61,17 +61,25 @@ public final class TopologyLoader {
      * The file's bytes within {@link JsonTree#MAX_BYTES}, counted as they are read: the size a
      * device or FIFO reports says nothing about what reading it yields.
      */
+    /** Seconds a spec that is a FIFO or device may take to deliver its bytes. */
+    static final int MAX_SECONDS = 5;
+
     static byte[] read(Path file) {
         try {
             if (Files.isDirectory(file)) throw new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "is a directory, not a topology spec");
             long size = Files.size(file);
             if (size > JsonTree.MAX_BYTES) throw tooLarge(file, "is " + size + " bytes");
-            // A FIFO or device gets a plain FileInputStream, read in a loop: the JDK's bulk reads seek, which they refuse.
-            try (InputStream in = Files.isRegularFile(file) ? Files.newInputStream(file) : new java.io.FileInputStream(file.toFile())) {
-                byte[] bytes = upTo(in, JsonTree.MAX_BYTES + 1);
-                if (bytes.length > JsonTree.MAX_BYTES) throw tooLarge(file, "is more than " + JsonTree.MAX_BYTES + " bytes");
-                return bytes;
+            byte[] bytes;
+            if (Files.isRegularFile(file)) {
+                try (InputStream in = Files.newInputStream(file)) {
+                    bytes = upTo(in, JsonTree.MAX_BYTES + 1);
+                }
+            } else {
+                // A FIFO or device may have no writer or trickle: it gets a fixed time, like the spec's other bounds.
+                bytes = dev.nunac.diag.DeadlineRead.read(file, JsonTree.MAX_BYTES, MAX_SECONDS, "");
             }
+            if (bytes.length > JsonTree.MAX_BYTES) throw tooLarge(file, "is more than " + JsonTree.MAX_BYTES + " bytes");
+            return bytes;
         } catch (NoSuchFileException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "no such file");
         } catch (IOException e) {

@@ -40,11 +40,23 @@ public final class Text {
      * is printable. {@code what} is how the message names it, e.g. "the plan name".
      */
     public static boolean checkPrintable(String value, String what, SourcePos pos, Diagnostics d) {
-        int i = value == null ? -1 : firstControl(value);
+        int i = value == null ? -1 : firstUnprintable(value);
         if (i < 0) return true;
-        d.error(pos, what + " contains the control character " + codePoint(value.codePointAt(i)) + " (at character " + (i + 1)
-                + "); names must be printable text");
+        int cp = value.codePointAt(i);
+        // A lone surrogate (JSON's "\ud800") is no character at all: no output encoding can write it.
+        d.error(pos, what + " contains " + (Character.isSurrogate((char) cp) ? "the lone surrogate " : "the control character ")
+                + codePoint(cp) + " (at character " + (i + 1) + "); names must be printable text");
         return false;
+    }
+
+    /** The index of the first control character or lone surrogate in {@code s}, or -1. */
+    static int firstUnprintable(String s) {
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
+            if (isControl(cp) || cp <= 0xFFFF && Character.isSurrogate((char) cp)) return i;
+            i += Character.charCount(cp);
+        }
+        return -1;
     }
 
     /** {@code s} escaped ({@link #escape}) and, past {@link #SHOWN} code points, cut short with its length. */
@@ -124,11 +136,11 @@ public final class Text {
     }
 
     /**
-     * True for an optional sign and ASCII digits only. {@link Long#parseLong} also takes other
-     * scripts' digits ("٤" is 4), which no plan format means as a number.
+     * True for an optional minus and ASCII digits only: no plus, no spaces. {@link Long#parseLong}
+     * also takes a plus and other scripts' digits ("٤" is 4), which no plan format means as a number.
      */
     public static boolean isAsciiInteger(String s) {
-        int i = !s.isEmpty() && (s.charAt(0) == '-' || s.charAt(0) == '+') ? 1 : 0;
+        int i = !s.isEmpty() && s.charAt(0) == '-' ? 1 : 0;
         if (i == s.length()) return false;
         for (; i < s.length(); i++) if (s.charAt(i) < '0' || s.charAt(i) > '9') return false;
         return true;

@@ -13,25 +13,36 @@ package dev.nunac.ir;
  * @param maxStepChunks the chunks all steps of a plan name together (every step's count, summed):
  *                      the checker, access analysis and the DSL's dependency inference work per
  *                      chunk of every step, so this bounds them where the step limit cannot
+ * @param maxInputSeconds seconds a plan file that is a FIFO or device may take to deliver its bytes
  */
 public record Limits(long maxInputBytes, int maxNesting, int maxRanks, int maxThreadblocksPerRank,
                      long maxSteps, long maxLoopIterations, long maxElements, int maxAttributes,
-                     long maxChunks, long maxPages, long maxEvaluations, long maxStepChunks) {
+                     long maxChunks, long maxPages, long maxEvaluations, long maxStepChunks, int maxInputSeconds) {
     /**
      * Each default is reachable within a few seconds on two cores: an input at any of them is
      * read, checked or refused in that time (docs/errors.md has the measurements).
      */
     public static final Limits DEFAULT = new Limits(64L << 20, 256, 4096, 65_536, 250_000L, 10_000_000L,
-            4_000_000L, 64, 1L << 22, 1L << 19, 50_000_000L, 1L << 24);
+            4_000_000L, 64, 1L << 22, 1L << 19, 50_000_000L, 1L << 24, 5);
 
     /** The names {@link #with} accepts, for messages and help. */
     public static final String NAMES = "input-bytes, nesting, ranks, threadblocks, steps, loop-iterations, elements, attributes,"
-            + " chunks, pages, evaluations, step-chunks";
+            + " chunks, pages, evaluations, step-chunks, input-seconds";
 
+    /**
+     * The largest value each limit can be raised to, in the order of the components: what the
+     * implementation can honour without running out of memory or stack. A whole input is held in
+     * memory (1 GiB); nesting is followed by recursion (10000 levels fit the stack of any thread
+     * that runs a plan); a placement holds a map entry per page (2^22 pages fit the heap of a
+     * default JVM in about half a minute); counts that size arrays or number ids are ints.
+     */
+    private static final long[] MAX = {1L << 30, 10_000, Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE,
+            Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, 1L << 22, Long.MAX_VALUE, Long.MAX_VALUE, 3600};
+
+    /** This limit set with {@code name} at {@code value}; IllegalArgumentException names an unknown limit or the maximum. */
     public Limits with(String name, long value) {
-        int v = (int) Math.min(value, Integer.MAX_VALUE);
         long[] l = {maxInputBytes, maxNesting, maxRanks, maxThreadblocksPerRank, maxSteps, maxLoopIterations, maxElements,
-                maxAttributes, maxChunks, maxPages, maxEvaluations, maxStepChunks};
+                maxAttributes, maxChunks, maxPages, maxEvaluations, maxStepChunks, maxInputSeconds};
         int i = switch (name) {
             case "input-bytes" -> 0;
             case "nesting" -> 1;
@@ -45,10 +56,11 @@ public record Limits(long maxInputBytes, int maxNesting, int maxRanks, int maxTh
             case "pages" -> 9;
             case "evaluations" -> 10;
             case "step-chunks" -> 11;
+            case "input-seconds" -> 12;
             default -> throw new IllegalArgumentException("unknown limit '" + name + "' (known: " + NAMES + ")");
         };
-        // Counts that size arrays or number ids (steps, chunks, pages ...) are ints: a larger limit could not be honoured.
-        l[i] = i == 0 || i == 5 || i == 6 || i == 10 || i == 11 ? value : v;
-        return new Limits(l[0], (int) l[1], (int) l[2], (int) l[3], l[4], l[5], l[6], (int) l[7], l[8], l[9], l[10], l[11]);
+        if (value > MAX[i]) throw new IllegalArgumentException("at most " + MAX[i] + ", the most nunac can honour");
+        l[i] = value;
+        return new Limits(l[0], (int) l[1], (int) l[2], (int) l[3], l[4], l[5], l[6], (int) l[7], l[8], l[9], l[10], l[11], (int) l[12]);
     }
 }

@@ -44,7 +44,8 @@ final class CommonOptions {
             if (eq <= 0) throw new UsageException(null, "--limit expects NAME=VALUE, got '" + s + "'");
             long v;
             try {
-                String digits = s.substring(eq + 1).trim();
+                // ASCII digits only, as docs/errors.md says: no plus, no spaces (a minus is let through to say "must be positive").
+                String digits = s.substring(eq + 1);
                 if (!dev.nunac.diag.Text.isAsciiInteger(digits)) throw new NumberFormatException();
                 v = Long.parseLong(digits);
             } catch (NumberFormatException e) {
@@ -52,9 +53,10 @@ final class CommonOptions {
             }
             if (v < 1) throw new UsageException(null, "--limit " + s + ": must be positive");
             try {
-                l = l.with(s.substring(0, eq).trim(), v);
+                l = l.with(s.substring(0, eq), v);
             } catch (IllegalArgumentException e) {
-                throw new UsageException(null, "--limit: " + e.getMessage());
+                String m = e.getMessage();
+                throw new UsageException(null, m.startsWith("at most ") ? "--limit " + s + ": " + m : "--limit: " + m);
             }
         }
         return l;
@@ -136,7 +138,7 @@ final class CommonOptions {
         }
         long size = dev.nunac.passes.place.PlacementOptions.DEFAULT_SIZE;
         String s = cl.getOptionValue("size");
-        if (s != null) size = Sizes.parse(s);
+        if (s != null) size = Sizes.parse(s, "--size");
         String layout = cl.getOptionValue("layout", "natural");
         if (!layout.equals("natural") && !layout.equals("packed")) {
             throw new UsageException(null, "--layout expects natural or packed, got '" + layout + "'");
@@ -201,6 +203,8 @@ final class CommonOptions {
 
     /** A path given on the command line; one the file system cannot name is a usage error, not a crash. */
     static Path path(String arg, String what) {
+        // Path.of("") is the working folder: an empty argument is a mistake, not a request for it.
+        if (arg.isEmpty()) throw new UsageException(null, what + ": an empty path names no file or folder");
         try {
             return Path.of(arg);
         } catch (java.nio.file.InvalidPathException e) {

@@ -109,7 +109,7 @@ final class CompareCommand implements Command {
                     plan.threadblockCount());
             io.out().print(PolicyComparison.table(cells, rows, sizes, label::apply));
         }
-        if (written != null) io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
+        if (written != null) io.err().println(dev.nunac.diag.Text.line("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList())));
         return 0;
     }
 

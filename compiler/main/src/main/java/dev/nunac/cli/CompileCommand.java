@@ -148,10 +148,10 @@ final class CompileCommand implements Command {
         if (perRank) {
             String first = PerRankOutputs.prefix(0, plan.ranks());
             List<Path> wholeFiles = written.stream().filter(p -> !p.getFileName().toString().startsWith("rank-")).toList();
-            io.err().println("nunac: wrote " + String.join(", ", wholeFiles.stream().map(Path::toString).toList()) + " and "
-                    + (written.size() - wholeFiles.size()) + " per-rank files " + dir.resolve(first + ".*") + " ...");
+            io.err().println(dev.nunac.diag.Text.line("nunac: wrote " + String.join(", ", wholeFiles.stream().map(Path::toString).toList()) + " and "
+                    + (written.size() - wholeFiles.size()) + " per-rank files " + dir.resolve(first + ".*") + " ..."));
         } else {
-            io.err().println("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList()));
+            io.err().println(dev.nunac.diag.Text.line("nunac: wrote " + String.join(", ", written.stream().map(Path::toString).toList())));
         }
         return 0;
     }

@@ -51,7 +51,7 @@ final class SimulateCommand implements Command {
         SimConfig cfg = SimConfig.defaults();
         String f = cl.getOptionValue("flit");
         if (f != null) {
-            long v = Sizes.parse(f);
+            long v = Sizes.parse(f, "--flit");
             if (v > 1 << 20) throw new UsageException(NAME, "--flit " + f + ": at most 1MiB");
             cfg = cfg.withFlitBytes((int) v);
         }

@@ -9,10 +9,15 @@ import java.util.Locale;
 public final class Sizes {
     private Sizes() {}
 
-    public static long parse(String text) {
+    /** The largest size any option takes: 10^15 bytes (about 909 TiB), past every buffer a plan is compiled for. */
+    public static final double MAX = 1e15;
+
+    /** A size given to {@code option} (named in every message). */
+    public static long parse(String text, String option) {
         String s = text.trim().replace("_", "");
         String num = s.replaceAll("[A-Za-z]+$", "");
         String unit = s.substring(num.length()).toLowerCase(Locale.ROOT);
+        String what = option + ": size '" + dev.nunac.diag.Text.shown(text) + "'";
         long mult = switch (unit) {
             case "", "b" -> 1L;
             case "k", "kb" -> 1000L;
@@ -21,15 +26,20 @@ public final class Sizes {
             case "mib" -> 1L << 20;
             case "g", "gb" -> 1000_000_000L;
             case "gib" -> 1L << 30;
-            default -> throw new UsageException(null, "size '" + text + "': unknown unit '" + unit + "' (B, KB, MB, GB, KiB, MiB, GiB)");
+            default -> throw new UsageException(null, what + ": unknown unit '" + dev.nunac.diag.Text.shown(unit)
+                    + "' (B, KB, MB, GB, KiB, MiB, GiB)");
         };
+        double v;
         try {
-            double v = Double.parseDouble(num);
-            if (!(v > 0) || v * mult > 1e15) throw new NumberFormatException();
-            return Math.max(1, Math.round(v * mult));
+            // ASCII digits and a decimal point only: parseDouble would also take a sign, hex and "Infinity".
+            if (!num.matches("[0-9]+(\\.[0-9]+)?([eE][0-9]+)?")) throw new NumberFormatException();
+            v = Double.parseDouble(num);
         } catch (NumberFormatException e) {
-            throw new UsageException(null, "size '" + text + "' is not a positive size such as 1048576, 100KB or 1MiB");
+            throw new UsageException(null, what + " is not a positive size such as 1048576, 100KB or 1MiB");
         }
+        if (!(v * mult >= 0.5)) throw new UsageException(null, what + " is not a positive size such as 1048576, 100KB or 1MiB");
+        if (v * mult > MAX) throw new UsageException(null, what + " is too large: at most 1000000000000000 bytes (1000000GB)");
+        return Math.max(1, Math.round(v * mult));
     }
 
     /**
@@ -42,7 +52,7 @@ public final class Sizes {
         for (String s : list.split(",")) {
             if (s.isBlank()) continue;
             String label = s.trim();
-            String before = out.putIfAbsent(parse(label), label);
+            String before = out.putIfAbsent(parse(label, option), label);
             if (before != null) {
                 throw new UsageException(null, option + ": " + before + (before.equals(label) ? " is given twice" : " and " + label
                         + " are the same size"));

@@ -21,7 +21,12 @@ final class CountedInput extends FilterInputStream {
 
     @Override
     public int read() throws IOException {
-        int b = super.read();
+        int b;
+        try {
+            b = super.read();
+        } catch (IOException e) {
+            throw failed(e);
+        }
         if (b >= 0) add(1);
         return b;
     }
@@ -29,7 +34,12 @@ final class CountedInput extends FilterInputStream {
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         // Never asks for more than one byte past the limit, so a huge request cannot run ahead of the check.
-        int n = super.read(b, off, (int) Math.min(len, limit - count + 1));
+        int n;
+        try {
+            n = super.read(b, off, (int) Math.min(len, limit - count + 1));
+        } catch (IOException e) {
+            throw failed(e);
+        }
         if (n > 0) add(n);
         return n;
     }
@@ -39,6 +49,11 @@ final class CountedInput extends FilterInputStream {
         long k = super.skip(Math.min(n, limit - count + 1));
         if (k > 0) add(k);
         return k;
+    }
+
+    /** A read error as nunac's own message: a parser reading this stream would wrap it in its own words and class names. */
+    private CompileException failed(IOException e) {
+        return new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + (e.getMessage() == null ? "input/output error" : e.getMessage()));
     }
 
     private void add(long n) {

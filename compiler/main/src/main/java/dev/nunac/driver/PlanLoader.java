@@ -87,7 +87,8 @@ public final class PlanLoader {
     /**
      * Opens a file for streaming within the input-size limit. A regular file's size is checked
      * first; the bytes read are counted too, since a device or FIFO (or a link to one) reports
-     * no size that bounds what reading it yields.
+     * no size that bounds what reading it yields. A device or FIFO is read whole first, within
+     * the input-seconds limit ({@link dev.nunac.diag.DeadlineRead}).
      */
     public static InputStream open(Path path, Limits limits) {
         String name = path.toString();
@@ -98,7 +99,13 @@ public final class PlanLoader {
                 throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "file is " + size + " bytes; the limit is "
                         + limits.maxInputBytes() + " (raise it with --limit input-bytes=N)");
             }
-            return new CountedInput(name, new java.io.BufferedInputStream(stream(path), 1 << 16), limits.maxInputBytes());
+            if (!Files.isRegularFile(path)) {
+                // A FIFO or device may never deliver (no writer) or trickle: read it whole, within the time limit.
+                byte[] bytes = dev.nunac.diag.DeadlineRead.read(path, limits.maxInputBytes(), limits.maxInputSeconds(),
+                        " (raise it with --limit input-seconds=N)");
+                return new CountedInput(name, new java.io.ByteArrayInputStream(bytes), limits.maxInputBytes());
+            }
+            return new CountedInput(name, new java.io.BufferedInputStream(Files.newInputStream(path), 1 << 16), limits.maxInputBytes());
         } catch (NoSuchFileException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "no such file");
         } catch (AccessDeniedException e) {
@@ -108,12 +115,4 @@ public final class PlanLoader {
         }
     }
 
-    /**
-     * A file's stream; a FIFO or device gets a plain FileInputStream, whose {@code available}
-     * works on them (the channel-based stream of Files.newInputStream seeks, which they refuse).
-     */
-    static InputStream stream(Path path) throws IOException {
-        if (Files.isRegularFile(path)) return Files.newInputStream(path);
-        return new java.io.FileInputStream(path.toFile());
-    }
 }

@@ -76,7 +76,7 @@ public final class Tuning {
             }
             String name = o.substring(0, eq).trim();
             List<String> values = new ArrayList<>();
-            for (String v : o.substring(eq + 1).split(",")) if (!v.isBlank()) values.add(v.trim());
+            for (String v : o.substring(eq + 1).split(",")) if (!v.isBlank()) values.add(value(name, v.trim()));
             if (values.isEmpty()) throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "--tune " + name + ": no values");
             if (out.put(name, values) != null) throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "--tune " + name + " given twice");
         }
@@ -86,6 +86,23 @@ public final class Tuning {
             throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "--tune: " + n + " combinations; at most " + MAX_TRIALS);
         }
         return out;
+    }
+
+    /** A value checked here, so that a bad one is reported as --tune's and not as the -D it becomes. */
+    private static String value(String name, String v) {
+        if (v.equals("true") || v.equals("false")) return v;
+        String digits = v.replace("_", "");
+        try {
+            if (dev.nunac.diag.Text.isAsciiInteger(digits)) {
+                Long.parseLong(digits);
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "--tune " + dev.nunac.diag.Text.shown(name) + "="
+                    + dev.nunac.diag.Text.shown(v) + ": not an integer or boolean (out of range)");
+        }
+        throw new CompileException(ErrorKind.USAGE, SourcePos.NONE, "--tune " + dev.nunac.diag.Text.shown(name) + "="
+                + dev.nunac.diag.Text.shown(v) + ": not an integer or boolean");
     }
 
     /** The winner's compile, with the trials. */

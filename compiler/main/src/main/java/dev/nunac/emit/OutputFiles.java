@@ -21,8 +21,9 @@ import java.util.TreeSet;
 
 /**
  * Writes a set of output files all-or-nothing: every file goes to a temporary file beside its
- * target first, and only when all are written are they renamed into place. A failure while
- * writing leaves the previous outputs untouched and no temporary files behind. What a rename
+ * target first, and only when all are written are they renamed into place
+ * ({@link SetReplacement}: a rename that fails puts back the outputs already replaced). A
+ * failure while writing leaves the previous outputs untouched and no temporary files behind. What a rename
  * would destroy or could not replace is refused before anything is written: a folder, device,
  * FIFO or socket at an output's path (a symbolic link to a regular file is followed: the file
  * it names is replaced, the link stays). Temporary files of ours that a killed run left behind
@@ -42,6 +43,11 @@ public final class OutputFiles {
 
     /** Writes into {@code dir}, creating it if its parent exists. Returns the paths written. */
     public List<Path> writeTo(Path dir) {
+        return writeTo(dir, OutputFiles::move);
+    }
+
+    /** As {@link #writeTo(Path)}, renaming with {@code mover} (tests make renames fail). */
+    List<Path> writeTo(Path dir, SetReplacement.Mover mover) {
         prepare(dir);
         Map<String, Path> targets = new LinkedHashMap<>();
         for (String name : files.keySet()) targets.put(name, target(dir.resolve(name)));
@@ -49,29 +55,27 @@ public final class OutputFiles {
         for (Output o : Output.values()) ours.add(o.file);
         TempFiles.removeStale(dir, ours, Instant.now());
         List<Path> temps = new ArrayList<>();
-        List<Path> written = new ArrayList<>();
         try {
             for (Map.Entry<String, String> f : files.entrySet()) {
                 Path target = targets.get(f.getKey());
-                Path tmp = TempFiles.create(target.toAbsolutePath().getParent(), target.getFileName().toString());
-                temps.add(tmp);
-                Files.writeString(tmp, f.getValue(), StandardCharsets.UTF_8);
-            }
-            int i = 0;
-            for (Map.Entry<String, Path> t : targets.entrySet()) {
+                Path display = dir.resolve(f.getKey());
+                Path tmp;
                 try {
-                    move(temps.get(i++), t.getValue());
+                    tmp = TempFiles.create(target.toAbsolutePath().getParent(), target.getFileName().toString());
                 } catch (IOException e) {
-                    // Renames are atomic one file at a time only: say which outputs are already new.
-                    throw new CompileException(ErrorKind.INPUT, SourcePos.of(dir.resolve(t.getKey()).toString()), "cannot replace it: "
-                            + reason(e) + (written.isEmpty() ? "; no output was changed"
-                                    : "; already written: " + String.join(", ", written.stream().map(w -> w.getFileName().toString()).toList())));
+                    throw new CompileException(ErrorKind.INPUT, SourcePos.of(display.toString()),
+                            "cannot write output: cannot create a file beside it: " + reason(e) + "; no output was changed");
                 }
-                written.add(dir.resolve(t.getKey()));
+                temps.add(tmp);
+                try {
+                    Files.writeString(tmp, f.getValue(), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    throw new CompileException(ErrorKind.INPUT, SourcePos.of(display.toString()),
+                            "cannot write output: " + reason(e) + "; no output was changed");
+                }
             }
-            return written;
-        } catch (IOException e) {
-            throw new CompileException(ErrorKind.INPUT, SourcePos.of(dir.toString()), "cannot write outputs: " + reason(e));
+            List<Path> displays = files.keySet().stream().map(dir::resolve).toList();
+            return SetReplacement.replace(displays, temps, List.copyOf(targets.values()), mover);
         } finally {
             for (Path t : temps) {
                 try {
@@ -112,7 +116,7 @@ public final class OutputFiles {
         return new CompileException(ErrorKind.INPUT, SourcePos.of(p.toString()), "cannot write output: " + why);
     }
 
-    private static void move(Path from, Path to) throws IOException {
+    static void move(Path from, Path to) throws IOException {
         try {
             Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
@@ -122,6 +126,9 @@ public final class OutputFiles {
 
     private static void prepare(Path dir) {
         String name = dir.toString();
+        if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot create the output folder: it is a symbolic link to nothing");
+        }
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "output folder is a file");
         }
@@ -141,9 +148,18 @@ public final class OutputFiles {
         }
     }
 
-    private static String reason(IOException e) {
+    /** The operating system's reason, never a bare path or a Java class name. */
+    static String reason(IOException e) {
         if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
-        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) return fse.getReason();
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (e instanceof java.nio.charset.CharacterCodingException) return "its text is not valid Unicode (a lone surrogate)";
+        if (e instanceof java.nio.file.FileSystemException fse) {
+            if (fse.getReason() != null) return fse.getReason();
+            if (e instanceof java.nio.file.NoSuchFileException) return "no such file or folder";
+            if (e instanceof java.nio.file.FileAlreadyExistsException) return "something of that name is in the way";
+            if (e instanceof java.nio.file.NotDirectoryException) return "not a folder";
+            if (e instanceof java.nio.file.DirectoryNotEmptyException) return "a folder of that name is in the way";
+            return "the file system refused it";
+        }
+        return e.getMessage() == null ? "input/output error" : e.getMessage();
     }
 }

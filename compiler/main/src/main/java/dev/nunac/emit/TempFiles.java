@@ -29,11 +29,16 @@ final class TempFiles {
 
     private TempFiles() {}
 
+    /** A fresh name of our naming for {@code name} in {@code dir}; nothing is created. */
+    static Path name(Path dir, String name) {
+        String r = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
+        return dir.resolve("." + name + "." + ProcessHandle.current().pid() + "-" + r + ".tmp");
+    }
+
     /** Creates an empty temporary file for {@code name} in {@code dir}, with the mode a new file gets. */
     static Path create(Path dir, String name) throws IOException {
         for (int attempt = 0; ; attempt++) {
-            String r = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
-            Path p = dir.resolve("." + name + "." + ProcessHandle.current().pid() + "-" + r + ".tmp");
+            Path p = name(dir, name);
             try {
                 OutputStream out = Files.newOutputStream(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 out.close();

@@ -233,9 +233,9 @@ public final class SpecReader {
             long bytes;
             if (v instanceof JNode.JString s) {
                 try {
-                    bytes = Sizes.parse(s.value());
+                    bytes = Sizes.parse(s.value(), "sizes[" + i + "]");
                 } catch (RuntimeException e) {
-                    throw error(v.pos(), "sizes[" + i + "]: " + e.getMessage());
+                    throw error(v.pos(), e.getMessage());
                 }
             } else if (v instanceof JNode.JNumber num && num.integral() && num.value().signum() > 0 && num.value().compareTo(java.math.BigDecimal.valueOf(1e15)) <= 0) {
                 bytes = num.value().longValueExact();

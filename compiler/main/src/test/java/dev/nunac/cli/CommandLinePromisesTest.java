@@ -129,7 +129,7 @@ class CommandLinePromisesTest {
         // options read by code shared between commands: the command that ran is named
         usageError(CliRun.of("check", plan, "--limit", "steps=x"), "nunac check: --limit steps=x: not an integer\n", "check");
         usageError(CliRun.of(plan, "--topo", "nuna-4die", "--nar", "x"), "nunac compile: --nar expects", "compile");
-        usageError(CliRun.of("simulate", plan, "--topo", "nuna-4die", "--size", "12XB"), "nunac simulate: size '12XB': unknown unit", "simulate");
+        usageError(CliRun.of("simulate", plan, "--topo", "nuna-4die", "--size", "12XB"), "nunac simulate: --size: size '12XB': unknown unit", "simulate");
         // usage errors found past the parser, reported as diagnostics
         Path xml = tmp.resolve("p.xml");
         assertEquals(0, CliRun.of("export", plan, "-D", "ranks=2", "-o", xml.toString()).exit());
@@ -172,7 +172,7 @@ class CommandLinePromisesTest {
         assertEquals("100KB", Sizes.format(100_000));
         assertEquals("1MB", Sizes.format(1_000_000));
         assertEquals("1048576B", Sizes.format(1 << 20));
-        assertEquals(100_000, Sizes.parse(Sizes.format(100_000)));
+        assertEquals(100_000, Sizes.parse(Sizes.format(100_000), "--size"));
     }
 
     @Test

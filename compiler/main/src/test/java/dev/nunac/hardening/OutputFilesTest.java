@@ -54,7 +54,8 @@ class OutputFilesTest {
         // The second file cannot be encoded (a lone surrogate): the write fails after the first temporary file.
         OutputFiles out = new OutputFiles().add("placement.json", "new json").add("report.txt", "bad \uD800");
         String m = message(() -> out.writeTo(dir));
-        assertTrue(m.startsWith(dir + ": error: cannot write outputs: "), m);
+        assertEquals(dir.resolve("report.txt") + ": error: cannot write output: its text is not valid Unicode (a lone surrogate);"
+                + " no output was changed", m);
         assertEquals("old json", Files.readString(dir.resolve("placement.json"), StandardCharsets.UTF_8));
         assertEquals("old report", Files.readString(dir.resolve("report.txt"), StandardCharsets.UTF_8));
         assertEquals(List.of("placement.json", "report.txt"), names(dir), "no temporary files left");
@@ -172,6 +173,30 @@ class OutputFilesTest {
                 message(() -> new OutputFiles().add("placement.json", "j").add("report.txt", "r").writeTo(dir)));
         assertTrue(Files.isSymbolicLink(link));
         assertEquals(List.of("report.txt"), names(dir));
+    }
+
+    @Test
+    void danglingSymbolicLinkAsTheOutputFolderSaysSo(@TempDir Path dir) throws Exception {
+        Path link = Files.createSymbolicLink(dir.resolve("out"), dir.resolve("nowhere"));
+        assertEquals(link + ": error: cannot create the output folder: it is a symbolic link to nothing",
+                message(() -> new OutputFiles().add("a", "b").writeTo(link)));
+        assertTrue(Files.isSymbolicLink(link));
+    }
+
+    @Test
+    void theWroteLineEscapesTheOutputFolder(@TempDir Path dir) {
+        Path out = dir.resolve("x\nFORGED: error: y");
+        CliRun r = CliRun.of(plan(), "--topo", "nuna-4die", "-D", "ranks=2", "-o", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().startsWith("nunac: wrote " + dir + "/x\\nFORGED: error: y/placement.json"), r.err());
+        assertFalse(r.err().contains("\nFORGED"), r.err());
+    }
+
+    @Test
+    void emptyOutputPathIsAUsageError(@TempDir Path dir) {
+        CliRun r = CliRun.of("export", plan(), "-D", "ranks=2", "-o", "");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().startsWith("nunac export: -o: an empty path names no file or folder\n"), r.err());
     }
 
     @Test

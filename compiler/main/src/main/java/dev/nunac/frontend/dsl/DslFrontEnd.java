@@ -4,6 +4,7 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
+import dev.nunac.diag.Text;
 import dev.nunac.frontend.SourceText;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.Limits;
@@ -74,6 +75,11 @@ public final class DslFrontEnd {
                 diags.error(pos(src, t), "unexpected character " + printable(t.getText()));
             } else if (t.getType() == NunaLexer.UNTERMINATED_COMMENT) {
                 diags.error(pos(src, t), "comment is not closed: '/*' without '*/'");
+            } else if (t.getType() == NunaLexer.BAD_ESCAPE_STRING) {
+                int i = badEscape(t.getText());
+                diags.error(new SourcePos(src.name(), t.getLine(), t.getCharPositionInLine() + 1 + i), "unknown escape '\\"
+                        + Text.shown(t.getText().substring(i + 1, i + 1 + Character.charCount(t.getText().codePointAt(i + 1))))
+                        + "' in a string (a string knows \\\", \\\\, \\n and \\t)");
             } else if (t.getType() == NunaLexer.UNTERMINATED_STRING) {
                 diags.error(pos(src, t), "string is not closed: missing '\"' before the end of the line");
             } else if (t.getType() == NunaLexer.LPAREN || t.getType() == NunaLexer.LBRACE) {
@@ -143,7 +149,18 @@ public final class DslFrontEnd {
 
     private static String printable(String s) {
         int cp = s.codePointAt(0);
-        if (cp < 0x20 || cp == 0x7f || cp == 0xfffd) return String.format(java.util.Locale.ROOT, "U+%04X", cp);
+        // Invisible characters (a byte-order mark, a zero-width space, bidi marks) are shown by code point too.
+        if (Text.isControl(cp) || cp == 0xfffd || Character.getType(cp) == Character.FORMAT) return Text.codePoint(cp);
         return "'" + s + "'";
+    }
+
+    /** The index of the backslash of the first escape a string token does not know. */
+    private static int badEscape(String token) {
+        for (int i = 1; i < token.length() - 1; i++) {
+            if (token.charAt(i) != '\\') continue;
+            if ("\"\\nt".indexOf(token.charAt(i + 1)) < 0) return i;
+            i++;
+        }
+        return 0;
     }
 }

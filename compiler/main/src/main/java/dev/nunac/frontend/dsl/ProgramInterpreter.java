@@ -135,7 +135,7 @@ final class ProgramInterpreter {
     }
 
     private Object parseOverride(String name, String text, SourcePos cliPos) {
-        String t = text.trim().replace("_", "");
+        String t = text.replace("_", ""); // no trim: ' 4' is not a number in any format
         if (t.equals("true")) return Boolean.TRUE;
         if (t.equals("false")) return Boolean.FALSE;
         try {
@@ -437,8 +437,10 @@ final class ProgramInterpreter {
             throw new EvalError(at, "unknown buffer '" + Text.shown(buf) + "' (declared: " + some(buffers.keySet()) + ")", false);
         }
         int cap = size;
-        if (idx < 0 || idx + count > cap) {
-            String range = count == 1 ? "index " + idx : "chunks " + idx + ".." + (idx + count - 1);
+        // Compared without idx + count, which wraps past 2^63 - 1 and would let a huge index through as a negative one.
+        if (idx < 0 || count > cap || idx > cap - count) {
+            String range = count == 1 ? "index " + idx
+                    : idx > Long.MAX_VALUE - (count - 1) ? count + " chunks from index " + idx : "chunks " + idx + ".." + (idx + count - 1);
             throw new EvalError(at, range + " is out of bounds for buffer '" + Text.shown(buf) + "' of " + cap + " chunks on rank " + rank, false);
         }
         return new ChunkRef(rank, buf, (int) idx, (int) count);

@@ -57,11 +57,21 @@ final class JsonTreeReader {
             JsonLocation at = e.getLocation() != null ? e.getLocation() : p == null ? null : p.currentLocation();
             throw r.input(at, tooBig(e, limits));
         } catch (JsonProcessingException e) {
+            // The bytes are valid UTF-8 (checked before): the parser's "Invalid UTF-8" is a byte-order mark it takes only first.
+            SourcePos bom = String.valueOf(e.getOriginalMessage()).startsWith("Invalid UTF-8") ? secondBom(file, bytes) : null;
+            if (bom != null) {
+                throw new CompileException(ErrorKind.INPUT, bom, "unexpected character U+FEFF (a byte-order mark, allowed only at the"
+                        + " start of the file)");
+            }
             // Constraint violations carry no location of their own: use where the parser stopped.
             JsonLocation at = e.getLocation() != null ? e.getLocation() : p == null ? null : p.currentLocation();
             throw r.input(at, "not well-formed JSON: " + JsonErrors.describe(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "cannot read: " + e.getMessage());
+        } catch (StackOverflowError e) {
+            // The tree is built by recursion: a thread with a small stack (an API caller's) runs out before the nesting limit.
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(file), "JSON nested too deeply to read: the stack ran out before"
+                    + " the nesting limit of " + limits.maxNesting() + " levels (lower it with --limit nesting=N)");
         } finally {
             if (p != null) {
                 try {
@@ -71,6 +81,24 @@ final class JsonTreeReader {
                 }
             }
         }
+    }
+
+    /** Where the first byte-order mark after the start of {@code bytes} is, or null. */
+    private static SourcePos secondBom(String file, byte[] bytes) {
+        int line = 1;
+        int col = 1;
+        for (int i = 0; i + 2 < bytes.length; i++) {
+            if (i > 0 && (bytes[i] & 0xff) == 0xEF && (bytes[i + 1] & 0xff) == 0xBB && (bytes[i + 2] & 0xff) == 0xBF) {
+                return new SourcePos(file, line, col);
+            }
+            if (bytes[i] == '\n') {
+                line++;
+                col = 1;
+            } else if ((bytes[i] & 0xC0) != 0x80 && !(i == 0 && (bytes[0] & 0xff) == 0xEF)) {
+                col++; // columns count characters, not continuation bytes, and not the leading byte-order mark
+            }
+        }
+        return null;
     }
 
     /** A read constraint, said in nunac's terms with the limit that raises it where there is one. */

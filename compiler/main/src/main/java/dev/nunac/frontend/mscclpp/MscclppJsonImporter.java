@@ -62,6 +62,7 @@ public final class MscclppJsonImporter {
             JsonNode v = root.get(k);
             if (v != null && v.kind() == JsonNode.Kind.STRING) Text.checkPrintable(v.text(), "'" + k + "' of the plan", v.pos(), d);
         }
+        executorSettings(root, m);
         Protocol protocol = proto == null ? null : Protocol.parse(proto).orElse(null);
         if (proto != null && protocol == null) {
             d.error(root.get("protocol").pos(), "unknown protocol '" + Text.shown(proto) + "' (expected Simple or LL)");
@@ -96,6 +97,33 @@ public final class MscclppJsonImporter {
         IrVerifier.verify(plan, d);
         d.throwIfErrors(ErrorKind.PLAN);
         return plan;
+    }
+
+    /**
+     * Members only the executor reads, kept as attributes and written back by the placed JSON: of
+     * the types the executor reads them as (unsigned 64-bit sizes, positive thread counts and
+     * alignments, booleans), so that a plan the executor would refuse is refused here too.
+     */
+    private void executorSettings(JsonNode root, Members m) {
+        for (String k : List.of("num_threads_per_block", "buffer_alignment")) {
+            JsonNode v = root.get(k);
+            if (v != null) m.integer(v, k, 1);
+        }
+        java.math.BigInteger max = java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE);
+        for (String k : List.of("min_message_size", "max_message_size")) {
+            JsonNode v = root.get(k);
+            if (v == null) continue;
+            if (!v.isInt() || new java.math.BigInteger(v.text()).signum() < 0 || new java.math.BigInteger(v.text()).compareTo(max) > 0) {
+                d.error(v.pos(), "'" + k + "' of the plan must be an integer from 0 to 18446744073709551615, found "
+                        + (v.isInt() ? Text.shown(v.text()) : v.describe()));
+            }
+        }
+        for (String k : List.of("reuse_resources", "use_double_scratch_buffer")) {
+            JsonNode v = root.get(k);
+            if (v != null && v.kind() != JsonNode.Kind.BOOLEAN) {
+                d.error(v.pos(), "'" + k + "' of the plan must be true or false, found " + v.describe());
+            }
+        }
     }
 
     /** The plan's members whose text is kept: its name, collective, protocol and those in {@link #KEPT}. */

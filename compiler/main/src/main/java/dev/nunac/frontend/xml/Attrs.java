@@ -60,9 +60,9 @@ final class Attrs {
         String v = e.attributes().get(name);
         if (v == null) return null;
         try {
-            if (!Text.isAsciiInteger(v.strip())) throw new NumberFormatException();
-            Long.parseLong(v.strip());
-            return v.strip();
+            if (!Text.isAsciiInteger(v)) throw new NumberFormatException();
+            Long.parseLong(v);
+            return v;
         } catch (NumberFormatException x) {
             d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> must be an integer, found '" + Text.shown(v) + "'");
             return null;
@@ -71,9 +71,9 @@ final class Attrs {
 
     private int parse(String name, String v) {
         try {
-            // ASCII digits only: parseInt would read other scripts' digits too
-            if (!Text.isAsciiInteger(v.strip())) throw new NumberFormatException();
-            int n = Integer.parseInt(v.strip());
+            // ASCII digits only, no plus or spaces: parseInt would read other scripts' digits and a plus too
+            if (!Text.isAsciiInteger(v)) throw new NumberFormatException();
+            int n = Integer.parseInt(v);
             // The least int stands for "already reported" (BAD), so it cannot be a value as well.
             if (n == BAD) {
                 d.error(e.pos(), "attribute '" + name + "' of <" + e.name() + "> is out of range, found " + n);

@@ -38,6 +38,9 @@ public final class MscclXmlImporter implements XmlDocumentReader.Handler {
     private GpuB gpu;
     private TbB tb;
     private int skipFrom; // depth of an ignored subtree's root, 0 when none
+    // <gpu> elements refused with an error already: not "missing" as well (any id, when the id itself was bad)
+    private final java.util.Set<Integer> refusedGpus = new java.util.HashSet<>();
+    private boolean refusedGpuOfUnknownId;
     private long steps;
 
     private static final class GpuB {
@@ -107,6 +110,8 @@ public final class MscclXmlImporter implements XmlDocumentReader.Handler {
         int out = a.integer("o_chunks", 0);
         int scratch = a.integer("s_chunks", 0);
         if (d.errorCount() > before) {
+            if (id >= 0) refusedGpus.add(id);
+            else refusedGpuOfUnknownId = true;
             gpu = null;
             skipFrom = 2;
             return;
@@ -177,7 +182,9 @@ public final class MscclXmlImporter implements XmlDocumentReader.Handler {
         }
         for (int r = 0; r < byId.length; r++) {
             if (byId[r] == null) {
-                d.error(header.pos(), "gpu " + r + " is missing (ngpus is " + header.ngpus() + ")");
+                if (!refusedGpus.contains(r) && !refusedGpuOfUnknownId) {
+                    d.error(header.pos(), "gpu " + r + " is missing (ngpus is " + header.ngpus() + ")");
+                }
                 continue;
             }
             ranks.add(new RankPlan(r, byId[r].buffers, threadblocks(byId[r])));

@@ -13,6 +13,7 @@ import java.util.Set;
  * <li>NUMA: threadblocks near their data (baseline pages)
  * <li>NAP: NUNA-aware threadblocks and pages (Algorithm 1)
  * <li>NAP*: NUNA-aware threadblocks, baseline pages
+ * <li>NAP*+NAR: NAP* with NAR routing (§6.3 evaluates NAR beside each of UA, NUMA, NAP* and NAP)
  * <li>+NAR: traffic routed through NAR domains instead of hashed over all ports
  * </ul>
  * and nunac's extension of NAP+NAR, which the paper invites (§4.2.1: "NAP can load-balance them
@@ -33,6 +34,7 @@ public enum Policy {
     NAP("nap", Compute.NEAR_PORTS, true, false, false),
     NAP_NAR("nap+nar", Compute.NEAR_PORTS, true, true, false),
     NAP_STAR("nap*", Compute.NEAR_PORTS, false, false, false),
+    NAP_STAR_NAR("nap*+nar", Compute.NEAR_PORTS, false, true, false),
     BALANCED("balanced", Compute.NEAR_PORTS, true, true, true);
 
     /** How threadblocks are given CUs. */

@@ -35,7 +35,7 @@ public final class Cli {
     public Cli(Io io) {
         this.io = io;
         for (Command c : List.of(new CompileCommand(), new CheckCommand(), new IrCommand(), new ExportCommand(),
-                new TopoCommand(), new RunCommand(), new SimulateCommand(), new CompareCommand())) {
+                new TopoCommand(), new RunCommand(), new SimulateCommand(), new CompareCommand(), new E2eCommand())) {
             commands.put(c.name(), c);
         }
     }

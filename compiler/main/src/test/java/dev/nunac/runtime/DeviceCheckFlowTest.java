@@ -45,7 +45,7 @@ class DeviceCheckFlowTest {
         assertTrue(Files.isRegularFile(dir.resolve("device-check.sh")) && Files.isRegularFile(dir.resolve("runtime/CMakeLists.txt")), prep.out());
         // By default for both NVIDIA specs, so one folder serves H100, H200 and B200 machines.
         for (String t : new String[] {"h200", "b200"}) {
-            assertEquals(15, Repo.files(dir.resolve(t).resolve("tables"), ".txt").size(), prep.out());
+            assertEquals(18, Repo.files(dir.resolve(t).resolve("tables"), ".txt").size(), prep.out());
             assertTrue(Files.isRegularFile(dir.resolve(t).resolve("empty-steps.txt")), prep.out());
         }
 

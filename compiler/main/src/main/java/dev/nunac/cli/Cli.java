@@ -35,7 +35,8 @@ public final class Cli {
     public Cli(Io io) {
         this.io = io;
         for (Command c : List.of(new CompileCommand(), new CheckCommand(), new IrCommand(), new ExportCommand(),
-                new TopoCommand(), new RunCommand(), new SimulateCommand(), new CompareCommand(), new SweepCommand())) {
+                new TopoCommand(), new RunCommand(), new SimulateCommand(), new CompareCommand(), new SweepCommand(),
+                new E2eCommand())) {
             commands.put(c.name(), c);
         }
     }

@@ -6,6 +6,7 @@ import dev.nunac.emit.OutputFiles;
 import dev.nunac.emit.SimulationText;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Pipeline;
+import dev.nunac.passes.cost.Gemm;
 import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.passes.cost.SimResult;
 import dev.nunac.passes.place.PlacementOptions;
@@ -31,7 +32,7 @@ final class SimulateCommand implements Command {
 
     @Override
     public String usage() {
-        return "simulate PLAN --topo TOPOLOGY [-D name=value]... [--policy P] [--size BYTES] [--nar N|auto|off] [--flit BYTES] [--csv DIR] [--quiet]";
+        return "simulate PLAN --topo TOPOLOGY [-D name=value]... [--policy P] [--size BYTES] [--nar N|auto|off] [--flit BYTES] [--background gemm:TILES[:BYTES]] [--csv DIR] [--quiet]";
     }
 
     @Override
@@ -40,6 +41,9 @@ final class SimulateCommand implements Command {
         o.addOption(Option.builder().longOpt("flit").hasArg().argName("BYTES").desc("flit size in bytes (default 256)").get());
         o.addOption(Option.builder().longOpt("csv").hasArg().argName("DIR")
                 .desc("also write store-latency.csv, utilisation.csv and threadblocks.csv into DIR").get());
+        o.addOption(Option.builder().longOpt("background").hasArg().argName("gemm:TILES[:BYTES]")
+                .desc("run a GEMM beside the collective on every GPU: TILES threadblocks placed by the hardware's dispatch,"
+                        + " each loading BYTES of inputs (default 64KiB: a 128 x 128 fp16 tile), computing, storing its output").get());
         CommonOptions.addQuietOption(o);
         return o;
     }
@@ -55,6 +59,7 @@ final class SimulateCommand implements Command {
             if (v > 1 << 20) throw new UsageException(NAME, "--flit " + f + ": at most 1MiB");
             cfg = cfg.withFlitBytes((int) v);
         }
+        Gemm background = cl.hasOption("background") ? background(cl.getOptionValue("background")) : null;
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
@@ -65,7 +70,7 @@ final class SimulateCommand implements Command {
             progress.step("placing " + plan.threadblockCount() + " threadblocks");
             r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
             progress.step("simulating");
-            s = Driver.simulate(r, cfg);
+            s = Driver.simulate(r, cfg, background);
         } finally {
             progress.close();
         }
@@ -77,6 +82,27 @@ final class SimulateCommand implements Command {
                     .add("threadblocks.csv", SimulationText.threadblocksCsv(s)).writeTo(CommonOptions.path(dir, "--csv"));
         }
         io.out().print(SimulationText.summary(r, s, 10));
+        if (background != null) io.out().println("background  " + background.describe(topo.cus().size()));
         return 0;
+    }
+
+    /** {@code gemm:TILES[:BYTES]}. */
+    static Gemm background(String spec) {
+        String[] p = spec.split(":", -1);
+        if (p.length < 2 || p.length > 3 || !p[0].equals("gemm")) {
+            throw new UsageException(NAME, "--background '" + spec + "': expected gemm:TILES[:BYTES], e.g. gemm:100:1MiB");
+        }
+        int tiles;
+        try {
+            tiles = Integer.parseInt(p[1].trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException(NAME, "--background '" + spec + "': TILES '" + p[1] + "' is not an integer");
+        }
+        long bytes = p.length == 3 ? Sizes.parse(p[2]) : Gemm.DEFAULT_INPUT_BYTES;
+        try {
+            return new Gemm(tiles, bytes);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(NAME, "--background '" + spec + "': " + e.getMessage());
+        }
     }
 }

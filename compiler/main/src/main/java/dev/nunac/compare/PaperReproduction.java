@@ -3,8 +3,12 @@ package dev.nunac.compare;
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
+import dev.nunac.e2e.EndToEnd;
+import dev.nunac.e2e.Workload;
+import dev.nunac.e2e.WorkloadReader;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
+import dev.nunac.passes.cost.Gemm;
 import dev.nunac.passes.cost.LatencyStats;
 import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.passes.cost.SimResult;
@@ -22,8 +26,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Regenerates the data of the NUNA paper's Figures 9–13 on nuna-4die and fills them into the
- * reproduction document's template ({@code {{FIG9}}} ... {{FIG13}}), and the default
+ * Regenerates the data of the NUNA paper's Figures 9–15 on nuna-4die and fills them into the
+ * reproduction document's template ({@code {{FIG9}}} ... {{FIG15}}), and the default
  * compile's search against them ({@code {{BOUND}}}, {@code {{SEARCH}}}: {@link SearchAcceptance}).
  * Usage: {@code PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..]};
  * without --full, Fig. 9 and the search grid cover 8 GPUs only and sizes up to 10 MB (Fig. 12
@@ -84,6 +88,8 @@ public final class PaperReproduction {
         doc = fill(doc, "{{FIG11}}", p::fig11);
         doc = fill(doc, "{{FIG12}}", p::fig12);
         doc = fill(doc, "{{FIG13}}", p::fig13);
+        doc = fill(doc, "{{FIG14}}", p::fig14);
+        doc = fill(doc, "{{FIG15}}", p::fig15);
         progress.close();
         Files.writeString(Path.of(args[1]), doc, StandardCharsets.UTF_8);
     }
@@ -233,6 +239,84 @@ public final class PaperReproduction {
             sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /** Fig. 14's GEMM: the paper's 100 tiles, each tile's inputs swept (a 64x range of GEMM sizes and more). */
+    static final int FIG14_TILES = 100;
+    static final long[] FIG14_TILE_BYTES = {4L << 10, 16L << 10, 64L << 10, 256L << 10, 1L << 20, 4L << 20, 16L << 20};
+    /** A collective degrades when it is this much slower than without the GEMM. */
+    static final double DEGRADED = 1.10;
+
+    /**
+     * Fig. 14: the 8-GPU 1 MB all-gather beside a GEMM of growing size, under UA and under the
+     * default compile's choice (made without knowing of the GEMM), and the first size at which
+     * each is more than 10 % slower than alone.
+     */
+    String fig14() {
+        Plan plan = plan("allgather-direct", 8, 1);
+        long size = 1_000_000L;
+        CompileResult ua = Driver.compile(plan, topo, new PlacementOptions(Policy.UA, PlacementOptions.NAR_AUTO, size), false, null, null);
+        CompileResult auto = Driver.compile(plan, topo, PlacementOptions.auto(PlacementOptions.NAR_AUTO, size), false, null, null);
+        CompileResult nn = Driver.compile(plan, topo, new PlacementOptions(Policy.NAP_NAR, PlacementOptions.NAR_AUTO, size).withRepack(true),
+                false, null, null);
+        List<CompileResult> configs = List.of(ua, auto, nn);
+        double[] alone = new double[3];
+        long[] degradesAt = {-1, -1, -1};
+        for (int i = 0; i < 3; i++) alone[i] = Driver.simulate(configs.get(i), SimConfig.defaults()).completionNs();
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "The compiler's choice: %s. Alone: UA %.2f us, the choice %.2f us,"
+                + " NAP+NAR %.2f us.%n%n", candidate(auto), alone[0] / 1000, alone[1] / 1000, alone[2] / 1000));
+        sb.append("| tile inputs | GEMM bytes per GPU | tile compute (ns) | UA (us) | UA slowdown | choice (us) | choice slowdown"
+                + " | NAP+NAR (us) | NAP+NAR slowdown |\n|---|---|---|---|---|---|---|---|---|\n");
+        for (long b : FIG14_TILE_BYTES) {
+            PaperReproduction.progress.step("fig. 14: GEMM tiles of " + b + " B");
+            Gemm g = new Gemm(FIG14_TILES, b);
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %.0f |", bytes(b), bytes(g.bytesPerGpu()), g.computeNs(topo.cus().size())));
+            for (int i = 0; i < 3; i++) {
+                double t = Driver.simulate(configs.get(i), SimConfig.defaults(), g).completionNs();
+                if (degradesAt[i] < 0 && t > DEGRADED * alone[i]) degradesAt[i] = b;
+                sb.append(String.format(Locale.ROOT, " %.2f | %.2fx |", t / 1000, t / alone[i]));
+            }
+            sb.append('\n');
+        }
+        String[] at = new String[3];
+        for (int i = 0; i < 3; i++) at[i] = degradesAt[i] < 0 ? "none in the sweep" : bytes(degradesAt[i]);
+        sb.append(String.format(Locale.ROOT, "%nDegrades (more than %.0f %% slower than alone) from tile inputs of: UA %s, the choice %s,"
+                + " NAP+NAR %s.%n", (DEGRADED - 1) * 100, at[0], at[1], at[2]));
+        return sb.toString();
+    }
+
+    /** The shipped workloads (examples/workloads/, docs/e2e.md). */
+    static final List<String> FIG15_WORKLOADS = List.of("llama-70b-tp8", "mixtral-8x7b-ep8");
+
+    /** Fig. 15: TTFT and TPOT of the shipped workloads, collectives under UA and under the default compile's choice. */
+    String fig15() {
+        StringBuilder sb = new StringBuilder("| workload | TTFT UA (us) | TTFT choice (us) | TTFT change | prefill comm speedup"
+                + " | TPOT UA (us) | TPOT choice (us) | TPOT change | decode comm speedup |\n|---|---|---|---|---|---|---|---|---|\n");
+        for (String name : FIG15_WORKLOADS) {
+            Workload w = WorkloadReader.read(examples.resolve("workloads").resolve(name + ".json"));
+            EndToEnd.Result r = EndToEnd.estimate(w, topo, Limits.DEFAULT, what -> PaperReproduction.progress.step("fig. 15: " + name + ", " + what));
+            sb.append("| ").append(name).append(" |");
+            for (String phase : List.of("prefill", "decode")) {
+                EndToEnd.PhaseResult p = r.phases().stream().filter(x -> x.phase().name().equals(phase)).findFirst().orElseThrow();
+                sb.append(String.format(Locale.ROOT, " %.1f | %.1f | %+.1f %% | %.2fx |", p.totalUaUs(), p.totalChoiceUs(),
+                        EndToEnd.change(p.totalUaUs(), p.totalChoiceUs()), p.commChoiceUs() > 0 ? p.commUaUs() / p.commChoiceUs() : 1.0));
+            }
+            sb.append('\n');
+        }
+        sb.append("| paper, geomean of 12 models on 2-64 GPUs (§6.7) | | | -6 % (up to -11 %) | 1.32x | | | -7 % (up to -28 %) | 1.56x |\n");
+        sb.append("| paper, Llama-70B, 8-way tensor parallel, 64 GPUs (§6.7) | | | 8 % speedup | | | | 16 % speedup | |\n");
+        return sb.toString();
+    }
+
+    static String candidate(CompileResult r) {
+        var p = r.placement();
+        return p.policy().id() + (p.policy().nar && p.granularity() > 1 ? " k=" + p.granularity() : "");
+    }
+
+    static String bytes(long b) {
+        if (b >= 1L << 20) return b % (1L << 20) == 0 ? b / (1L << 20) + " MiB" : String.format(Locale.ROOT, "%.1f MiB", b / (double) (1L << 20));
+        if (b >= 1L << 10 && b % (1L << 10) == 0) return b / (1L << 10) + " KiB";
+        return b + " B";
     }
 
     /** The latest finish among threadblocks whose CU is h hops from its nearest stack, indexed by h. */

@@ -36,6 +36,12 @@ public final class Driver {
         return Simulator.simulate(r.plan(), r.accesses(), p, r.topology(), cfg);
     }
 
+    /** The chosen placement's simulation beside a background GEMM on every GPU (null: none). */
+    public static SimResult simulate(CompileResult r, SimConfig cfg, dev.nunac.passes.cost.Gemm background) {
+        if (background == null) return simulate(r, cfg);
+        return Simulator.simulate(r.plan(), r.accesses(), r.placement(), r.topology(), cfg, background);
+    }
+
     /** The chosen placement's simulation: the search's own when it ran one, else a new run. */
     public static SimResult simulate(CompileResult r, SimConfig cfg) {
         SimResult s = r.simulated();

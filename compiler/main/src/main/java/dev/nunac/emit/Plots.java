@@ -35,6 +35,7 @@ public final class Plots {
             case "nap" -> new Style("#d62728", null, false);
             case "nap+nar" -> new Style("#d62728", "6,3", true);
             case "nap*" -> new Style("#2ca02c", null, false);
+            case "nap*+nar" -> new Style("#2ca02c", "6,3", true);
             case "balanced" -> new Style("#9467bd", "2,2", true);
             default -> new Style(Svg.PALETTE[i % Svg.PALETTE.length], null, false);
         };

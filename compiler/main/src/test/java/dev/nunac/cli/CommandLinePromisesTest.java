@@ -117,6 +117,7 @@ class CommandLinePromisesTest {
             case "simulate" -> new SimulateCommand().options().getOptions();
             case "compare" -> new CompareCommand().options().getOptions();
             case "sweep" -> new SweepCommand().options().getOptions();
+            case "e2e" -> new E2eCommand().options().getOptions();
             default -> throw new AssertionError("a command this test does not know: " + name);
         };
     }

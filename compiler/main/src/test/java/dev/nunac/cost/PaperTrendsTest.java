@@ -97,4 +97,25 @@ class PaperTrendsTest {
             assertTrue(finest < other, "k=12 " + finest + " ns, k=" + k + " " + other + " ns");
         }
     }
+
+    /**
+     * §6.3: NAR improves every placement, NAP* (NUNA-aware threadblocks, baseline pages) included.
+     * NAP*+NAR keeps NAP*'s round-robin pages and gives each threadblock a NAR domain.
+     */
+    @Test
+    void narImprovesNapStar() {
+        var placed = dev.nunac.driver.Driver.compile(plan, topo, new PlacementOptions(Policy.NAP_STAR_NAR, 4, 100_000L), false, null, null)
+                .placement();
+        var star = dev.nunac.driver.Driver.compile(plan, topo, new PlacementOptions(Policy.NAP_STAR, 1, 100_000L), false, null, null)
+                .placement();
+        assertTrue(java.util.Arrays.stream(placed.domainOfTb()).allMatch(d -> d >= 0 && d < 4), "every threadblock in a domain");
+        for (int i = 0; i < placed.pages().size(); i++) {
+            assertTrue(java.util.Arrays.equals(placed.pages().get(i).stack(), star.pages().get(i).stack()), "pages as NAP*'s");
+        }
+        assertTrue(Policy.parse("nap*+nar").orElseThrow().fromPaper());
+        for (long size : new long[] {100_000L, 10_000_000L}) {
+            double s = time(Policy.NAP_STAR, size, 0) / time(Policy.NAP_STAR_NAR, size, 0);
+            assertTrue(s > 1.0, "NAP*+NAR over NAP* at " + size + " B: " + s);
+        }
+    }
 }

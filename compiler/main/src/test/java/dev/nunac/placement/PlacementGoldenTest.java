@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * as VERSION, so a release changes no golden file).
  */
 class PlacementGoldenTest {
-    static final List<String> EXAMPLES = List.of("allgather-direct", "allreduce-allpairs", "alltoall-direct",
+    static final List<String> EXAMPLES = List.of("allgather-direct", "allreduce-allpairs", "allreduce-chained", "alltoall-direct",
             "allreduce-ring", "allreduce-hierarchical");
 
     static final List<String> HEADERS = List.of("allgather-direct", "allreduce-ring");

@@ -151,7 +151,7 @@ class PlacementPropertiesTest {
 
     @Provide
     Arbitrary<String> examples() {
-        return Arbitraries.of("allgather-direct", "allreduce-allpairs", "alltoall-direct", "allreduce-ring",
+        return Arbitraries.of("allgather-direct", "allreduce-allpairs", "allreduce-chained", "alltoall-direct", "allreduce-ring",
                 "allreduce-hierarchical");
     }
 

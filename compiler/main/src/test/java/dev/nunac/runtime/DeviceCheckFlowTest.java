@@ -45,7 +45,7 @@ class DeviceCheckFlowTest {
         assertTrue(Files.isRegularFile(dir.resolve("device-check.sh")) && Files.isRegularFile(dir.resolve("runtime/CMakeLists.txt")), prep.out());
         // By default for both NVIDIA specs, so one folder serves H100, H200 and B200 machines.
         for (String t : new String[] {"h200", "b200"}) {
-            assertEquals(15, Repo.files(dir.resolve(t).resolve("tables"), ".txt").size(), prep.out());
+            assertEquals(18, Repo.files(dir.resolve(t).resolve("tables"), ".txt").size(), prep.out());
             assertTrue(Files.isRegularFile(dir.resolve(t).resolve("empty-steps.txt")), prep.out());
         }
 
@@ -62,11 +62,11 @@ class DeviceCheckFlowTest {
         assertTrue(o.contains("java on the PATH: no"), o);
         assertTrue(o.contains("runtime built with CMake"), o);
         assertTrue(o.contains("device: NVIDIA H200 (cc 9.0, 132 SMs"), o);
-        assertTrue(o.contains("topology h200 (from the GPU's name, 132 SMs as the topology has): 15 tables"), o);
+        assertTrue(o.contains("topology h200 (from the GPU's name, 132 SMs as the topology has): 18 tables"), o);
         assertTrue(o.contains("platform: NVIDIA driver") && o.contains("CUDA 13.0") && o.contains("NVRTC 13.0"), o);
         assertTrue(o.contains("compute-sanitizer racecheck on ") && o.contains("compute-sanitizer synccheck on "), o);
         List<String> rows = o.lines().filter(l -> l.matches("^[a-z-]+(\\+nar|-ua|-nap|-steps|-full) .*")).toList();
-        assertEquals(17, rows.size(), o);
+        assertEquals(20, rows.size(), o);
         // What --prepare wrote names no folder of this machine: it runs the same elsewhere.
         assertNoAbsolutePaths(dir);
         for (String r : rows) assertTrue(r.split(" +")[1].equals("1.000"), "fidelity below 1.000: " + r);

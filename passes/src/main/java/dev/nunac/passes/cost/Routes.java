@@ -152,6 +152,13 @@ final class Routes {
         rt.add(sv.stack(rank, dstStack), sv.stackSvc[dstStack], memNs);
     }
 
+    /** Load from a local stack into the CU (a background kernel's input). */
+    void localLoad(Route rt, int rank, int cu, int stack) {
+        rt.clear();
+        rt.add(-1, 0, 0);
+        load(rt, rank, cuRouter(cu), stack);
+    }
+
     /** Load from one local stack and store to another (copy, reduce). */
     void local(Route rt, int rank, int cu, int srcStack, int dstStack) {
         rt.clear();

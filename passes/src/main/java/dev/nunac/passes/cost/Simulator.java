@@ -27,7 +27,16 @@ public final class Simulator {
     private Simulator() {}
 
     public static SimResult simulate(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg) {
-        return new Run(plan, acc, pl, topo, cfg).run();
+        return new Run(plan, acc, pl, topo, cfg, null).run();
+    }
+
+    /**
+     * As {@link #simulate(Plan, Accesses, Placement, Topology, SimConfig)}, with a GEMM on every
+     * GPU started with the collective and contending for the same links and stacks ({@code
+     * background} null: none). The run ends when the collective does.
+     */
+    public static SimResult simulate(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg, Gemm background) {
+        return new Run(plan, acc, pl, topo, cfg, background).run();
     }
 
     public static SimResult simulate(Plan plan, Accesses acc, Placement pl, Topology topo) {
@@ -75,6 +84,17 @@ public final class Simulator {
         long admitted;
     }
 
+    /** A background GEMM tile: loading its inputs (phase 0), then storing its output (phase 1). */
+    private static final class Tile {
+        int rank, cu, phase, index;
+        long firstPage, flits, nextFlit, batchFlits;
+        int inFlight;
+        double last;
+    }
+
+    /** A background tile moves at most this many batches per phase (bounds the events of large GEMMs). */
+    static final int TILE_BATCHES = 16;
+
     private static final class Run {
         final Plan plan;
         final Placement pl;
@@ -101,8 +121,12 @@ public final class Simulator {
         /** Batches per transfer: the config's, shared out over the plan's data-moving steps. */
         final int batchCap;
         long events;
+        final Gemm gemm;
+        /** Collective steps delivered: with a background GEMM the run stops when all are. */
+        int deliveredSteps;
 
-        Run(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg) {
+        Run(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg, Gemm gemm) {
+            this.gemm = gemm;
             this.plan = plan;
             this.pl = pl;
             this.topo = topo;
@@ -154,11 +178,13 @@ public final class Simulator {
 
         SimResult run() {
             for (int t = 0; t < g.tbCount; t++) schedule(0, t);
-            while (!queue.isEmpty()) {
+            if (gemm != null) startGemm();
+            while (!queue.isEmpty() && !(gemm != null && deliveredSteps == g.stepCount)) {
                 queue.poll();
                 events++;
                 if (queue.w instanceof Parcel p) move(p, queue.t);
                 else if (queue.w instanceof Transfer t) batch(t, queue.t);
+                else if (queue.w instanceof Tile t) tileBatch(t, queue.t);
                 else if (queue.versionOf == version[queue.tbOf]) advance(queue.tbOf, queue.t);
             }
             return result();
@@ -377,6 +403,10 @@ public final class Simulator {
 
         /** A parcel's tail is in memory: record its latencies; the last one delivers the transfer. */
         void arrived(Parcel p) {
+            if (p.owner instanceof Tile tile) {
+                tileArrived(p, tile);
+                return;
+            }
             Transfer t = (Transfer) p.owner;
             t.delivered = Math.max(t.delivered, p.tail);
             // One-way store latency: from the store's issue at the CU until the flit is written in
@@ -420,8 +450,73 @@ public final class Simulator {
 
         /** Step {@code s}'s data (or signal) is at its destination. */
         void deliver(int s, double time) {
+            if (Double.isNaN(delivered[s])) deliveredSteps++;
             delivered[s] = Math.max(time, done[s]);
             wake(s, delivered[s]);
+        }
+
+        // ---- the background GEMM ----
+
+        void startGemm() {
+            int[] cus = dev.nunac.passes.place.Placer.baselineCus(topo, gemm.tiles());
+            long page = Math.max(1, topo.budgets().pageSize());
+            long inPages = (gemm.inputBytes() + page - 1) / page, outPages = (gemm.outputBytes() + page - 1) / page;
+            for (int r = 0; r < plan.ranks(); r++) {
+                for (int b = 0; b < gemm.tiles(); b++) {
+                    Tile t = new Tile();
+                    t.rank = r;
+                    t.cu = cus[b];
+                    t.index = b;
+                    // inputs of every tile first, then the outputs: pages dealt round-robin over the stacks
+                    t.firstPage = b * inPages;
+                    t.flits = Math.max(1, (gemm.inputBytes() + cfg.flitBytes() - 1) / cfg.flitBytes());
+                    t.batchFlits = (t.flits + TILE_BATCHES - 1) / TILE_BATCHES;
+                    t.last = 0;
+                    queue.add(0, -1, 0, t);
+                }
+            }
+            gemmOutputBase = gemm.tiles() * inPages;
+            gemmOutPages = outPages;
+        }
+
+        long gemmOutputBase, gemmOutPages;
+
+        /** Issues a tile's next batch: its flits split by the stack holding their page. */
+        void tileBatch(Tile t, double now) {
+            long f0 = t.nextFlit, m = Math.min(t.batchFlits, t.flits - f0);
+            t.nextFlit += m;
+            int nStacks = topo.stacks().size();
+            long page = Math.max(1, topo.budgets().pageSize());
+            double[] perStack = new double[nStacks];
+            for (long f = f0; f < f0 + m; f++) perStack[(int) ((t.firstPage + f * cfg.flitBytes() / page) % nStacks)]++;
+            double issued = now;
+            for (int s = 0; s < nStacks; s++) {
+                if (perStack[s] == 0) continue;
+                if (t.phase == 0) routes.localLoad(rt, t.rank, t.cu, s);
+                else routes.local(rt, t.rank, t.cu, -1, s);
+                Parcel p = parcel().load(rt, perStack[s], now, t);
+                t.inFlight++;
+                p.advance(sv.free, sv.busy, now + cfg.horizonNs());
+                issued = Math.max(issued, p.issueTail);
+                if (p.finished()) tileArrived(p, t);
+                else queue.add(p.head, -1, 0, p);
+            }
+            if (t.nextFlit < t.flits) queue.add(issued, -1, 0, t);
+        }
+
+        void tileArrived(Parcel p, Tile t) {
+            t.last = Math.max(t.last, p.tail);
+            p.owner = null;
+            spare.push(p);
+            t.inFlight--;
+            if (t.inFlight > 0 || t.nextFlit < t.flits || t.phase == 1) return;
+            // inputs in: compute, then store the output
+            t.phase = 1;
+            t.nextFlit = 0;
+            t.flits = Math.max(1, (gemm.outputBytes() + cfg.flitBytes() - 1) / cfg.flitBytes());
+            t.batchFlits = (t.flits + TILE_BATCHES - 1) / TILE_BATCHES;
+            t.firstPage = gemmOutputBase + t.index * gemmOutPages;
+            queue.add(t.last + gemm.computeNs(topo.cus().size()), -1, 0, t);
         }
 
         SimResult result() {

@@ -76,6 +76,28 @@ public final class Placer {
                 : DomainAssignment.roundRobin(groups, granularity, n);
     }
 
+    /**
+     * The CUs the hardware's dispatch rule gives the blocks of a kernel launched alone: block b
+     * to its die's CUs in dispatch order (as {@code ua} places a collective's threadblocks), for
+     * a background kernel beside a collective.
+     */
+    public static int[] baselineCus(Topology topo, int blocks) {
+        Map<Integer, int[]> cusOfDie = new HashMap<>();
+        for (ComputeUnit c : topo.cus()) cusOfDie.merge(c.die(), new int[] {c.index()}, Placer::concat);
+        cusOfDie.replaceAll((die, cus) -> spread(cus));
+        int[] all = spread(topo.cus().stream().mapToInt(ComputeUnit::index).toArray());
+        Map<Integer, Integer> cursor = new HashMap<>();
+        int[] out = new int[blocks];
+        for (int b = 0; b < blocks; b++) {
+            int die = topo.dispatch().dieOfBlock(b);
+            int[] cus = die < 0 ? all : cusOfDie.getOrDefault(die, all);
+            int i = cursor.getOrDefault(die, 0);
+            out[b] = cus[i % cus.length];
+            cursor.put(die, i + 1);
+        }
+        return out;
+    }
+
     /** GPUs per box: the scale-out box size, the scale-up pod, or the whole plan. */
     static int boxSize(Plan plan, Topology topo) {
         int box = topo.scaleOut().map(ScaleOut::gpusPerBox).orElse(0);

@@ -308,6 +308,7 @@ public final class PlacementSearch extends BasePass {
             case UA_NAR -> Policy.UA;
             case NUMA_NAR -> Policy.NUMA;
             case NAP_NAR -> Policy.NAP;
+            case NAP_STAR_NAR -> Policy.NAP_STAR;
             default -> p;
         };
     }

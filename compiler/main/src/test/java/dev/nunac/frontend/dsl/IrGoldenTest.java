@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** `nunac ir` of every example at 2 and 8 ranks against golden files (golden/ir/). */
 class IrGoldenTest {
-    static final List<String> EXAMPLES = List.of("allgather-direct", "allreduce-allpairs", "alltoall-direct",
+    static final List<String> EXAMPLES = List.of("allgather-direct", "allreduce-allpairs", "allreduce-chained", "alltoall-direct",
             "allreduce-ring", "allreduce-hierarchical");
 
     @TestFactory

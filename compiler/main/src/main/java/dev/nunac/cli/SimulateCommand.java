@@ -92,13 +92,10 @@ final class SimulateCommand implements Command {
         if (p.length < 2 || p.length > 3 || !p[0].equals("gemm")) {
             throw new UsageException(NAME, "--background '" + spec + "': expected gemm:TILES[:BYTES], e.g. gemm:100:1MiB");
         }
-        int tiles;
-        try {
-            tiles = Integer.parseInt(p[1].trim());
-        } catch (NumberFormatException e) {
-            throw new UsageException(NAME, "--background '" + spec + "': TILES '" + p[1] + "' is not an integer");
-        }
-        long bytes = p.length == 3 ? Sizes.parse(p[2]) : Gemm.DEFAULT_INPUT_BYTES;
+        // ASCII digits only, as every number on the command line
+        if (!p[1].matches("[0-9]{1,9}")) throw new UsageException(NAME, "--background '" + spec + "': TILES '" + p[1] + "' is not an integer");
+        int tiles = Integer.parseInt(p[1]);
+        long bytes = p.length == 3 ? Sizes.parse(p[2], "--background") : Gemm.DEFAULT_INPUT_BYTES;
         try {
             return new Gemm(tiles, bytes);
         } catch (IllegalArgumentException e) {

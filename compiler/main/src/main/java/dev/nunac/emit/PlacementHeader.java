@@ -291,16 +291,7 @@ public final class PlacementHeader {
         array(sb, "int32_t", sym + "tb_domain", pl.domainOfTb());
         array(sb, "int32_t", sym + "tb_group", pl.groupOfTb());
         array(sb, "int32_t", sym + "tb_grid_slot", slots.stream().mapToInt(Integer::intValue).toArray());
-        sb.append("static const uint32_t ").append(sym).append("tb_mask[][").append(mac).append("MASK_WORDS] NUNAC_UNUSED = {\n");
-        for (int[] m : masks) {
-            sb.append("  {");
-            for (int i = 0; i < m.length; i++) {
-                if (i > 0) sb.append(", ");
-                hexWord(sb, m[i]);
-            }
-            sb.append("},\n");
-        }
-        sb.append("};\n\n");
+        words(sb, sym + "tb_mask", mac, masks);
         streams(sb, r, sym, mac);
         sb.append("/* Launch grid of rank r: entries ").append(sym).append("grid_offset[r] .. ").append(sym).append("grid_offset[r+1]-1; -1 is an idle block. */\n");
         array(sb, "uint32_t", sym + "grid_offset", gridOffset);

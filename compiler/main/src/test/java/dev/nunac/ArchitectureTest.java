@@ -23,7 +23,7 @@ class ArchitectureTest {
     static final String[] RUNTIME = {"dev.nunac.runtime.."};
     static final String[] GRAMMAR = {"dev.nunac.parse.."};
     static final String[] COMPILER = {"dev.nunac", "dev.nunac.cli..", "dev.nunac.compare..", "dev.nunac.driver..", "dev.nunac.emit..",
-            "dev.nunac.frontend.."};
+            "dev.nunac.frontend..", "dev.nunac.sweep..", "dev.nunac.e2e.."};
     static final String[][] MODULES = {CORE, TOPOLOGY, PASSES, RUNTIME, GRAMMAR, COMPILER};
     /** What only the compiler module holds: its front ends, driver, emitters, CLI and Java API. */
     static final String[] ABOVE = COMPILER;
@@ -48,7 +48,8 @@ class ArchitectureTest {
 
     @Test
     void onlyTheCliKnowsTheCli() {
-        noClasses().that().resideInAnyPackage("dev.nunac.compare..", "dev.nunac.driver..", "dev.nunac.emit..", "dev.nunac.frontend..")
+        noClasses().that().resideInAnyPackage("dev.nunac.compare..", "dev.nunac.driver..", "dev.nunac.emit..", "dev.nunac.frontend..",
+                        "dev.nunac.sweep..", "dev.nunac.e2e..")
                 .should().dependOnClassesThat().resideInAPackage("dev.nunac.cli..").check(ALL);
     }
 

@@ -1,6 +1,6 @@
 package dev.nunac.sweep;
 
-import dev.nunac.cli.Sizes;
+import dev.nunac.driver.ByteSizes;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostic;
 import dev.nunac.diag.ErrorKind;
@@ -233,7 +233,7 @@ public final class SpecReader {
             long bytes;
             if (v instanceof JNode.JString s) {
                 try {
-                    bytes = Sizes.parse(s.value(), "sizes[" + i + "]");
+                    bytes = ByteSizes.parse(s.value(), "sizes[" + i + "]");
                 } catch (RuntimeException e) {
                     throw error(v.pos(), e.getMessage());
                 }
@@ -242,8 +242,8 @@ public final class SpecReader {
             } else {
                 throw expected(v, "sizes[" + i + "]", "a size such as \"100KB\", \"1MiB\" or a number of bytes");
             }
-            if (out.putIfAbsent(bytes, Sizes.format(bytes)) != null) {
-                throw error(v.pos(), "sizes[" + i + "]: " + Sizes.format(bytes) + " is given twice");
+            if (out.putIfAbsent(bytes, ByteSizes.format(bytes)) != null) {
+                throw error(v.pos(), "sizes[" + i + "]: " + ByteSizes.format(bytes) + " is given twice");
             }
         }
         return out;

@@ -1,6 +1,6 @@
 package dev.nunac.sweep;
 
-import dev.nunac.cli.Sizes;
+import dev.nunac.driver.ByteSizes;
 import dev.nunac.compare.PolicyComparison;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
@@ -89,7 +89,7 @@ public final class SweepMerge {
             double ua = p.rows().isEmpty() ? Double.NaN : p.rows().get(0).uaNs();
             String params = parameters(p.defines(), ", ");
             sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %s | %.2f |", cell(p.plan()), params.isEmpty() ? "–" : cell(params),
-                    cell(p.topology()), p.gpus(), Sizes.format(p.sizeBytes()), ua / 1000));
+                    cell(p.topology()), p.gpus(), ByteSizes.format(p.sizeBytes()), ua / 1000));
             String choice = "";
             for (String r : rows) {
                 PointResult.Row row = p.rows().stream().filter(x -> x.policy().equals(r)).findFirst().orElse(null);

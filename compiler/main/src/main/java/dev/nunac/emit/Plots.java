@@ -125,7 +125,13 @@ public final class Plots {
 
     private static Svg frame(String title, String xLabel, String yLabel) {
         Svg svg = new Svg(W, H);
-        svg.text(W / 2 - R / 2 + L / 2, 26, 15, "middle", title);
+        // centred over the plot while it fits; a long title is centred on the page and set smaller
+        // (about 0.56 em per character) so that neither end is cut off
+        double room = W - 20, fit = room / (0.56 * Math.max(1, title.length()));
+        double size = Math.min(15, Math.max(9, fit));
+        double half = 0.28 * size * title.length(), over = W / 2 - R / 2 + L / 2;
+        double cx = over - half >= 10 && over + half <= W - 10 ? over : W / 2;
+        svg.text(cx, 26, size, "middle", title);
         double ph = H - T - B;
         svg.line(L, T, L, T + ph, "#444444", 1);
         svg.line(L, T + ph, W - R, T + ph, "#444444", 1);

@@ -83,7 +83,7 @@ final class RunCommand implements Command {
         try {
             s = NunaRuntime.open(backend, cl.getOptionValue("runtime-options"));
         } catch (RuntimeFailure e) {
-            io.err().println("nunac run: " + e.getMessage());
+            io.err().println(dev.nunac.diag.Text.line("nunac run: " + e.getMessage()));
             return RUNTIME_ERROR;
         }
         try {
@@ -100,7 +100,7 @@ final class RunCommand implements Command {
             return Cli.OK;
         } catch (RuntimeFailure e) {
             io.out().print(s.report());
-            io.err().println("nunac run: " + e.status().name().toLowerCase(Locale.ROOT) + ": " + e.getMessage());
+            io.err().println(dev.nunac.diag.Text.line("nunac run: " + e.status().name().toLowerCase(Locale.ROOT) + ": " + e.getMessage()));
             return RUNTIME_ERROR;
         } finally {
             s.close(); // after the report is printed: closing frees it

@@ -23,8 +23,18 @@ import java.util.TreeMap;
  * all the analytic estimate's; ties go to the first combination listed.
  */
 public final class Tuning {
-    /** Combinations at most: each is a whole compile. */
-    public static final int MAX_TRIALS = 64;
+    /**
+     * Combinations at most: each is a whole compile, the placement search's simulations included
+     * (about half a second even for a small plan), so 16 of them take seconds, not minutes.
+     */
+    public static final int MAX_TRIALS = 16;
+
+    /**
+     * The share of the steps limit all combinations together may have: each is searched in turn,
+     * at roughly a second per 8,000 steps on two cores, so an eighth of the default limit (31,250
+     * steps) keeps a tuning run to seconds; raising {@code --limit steps} raises it.
+     */
+    public static final int STEPS_SHARE = 8;
 
     /** One combination of tuned values and what its compile estimated. */
     public record Trial(Map<String, String> values, String chosen, double analyticNs, double simulatedNs) {
@@ -144,15 +154,15 @@ public final class Tuning {
         // value that makes the plan too large is reported at once, not after the searches before it.
         // Their steps together are bounded like one plan's: a compile's search costs about its steps.
         List<Map<String, String>> defs = new ArrayList<>();
-        long steps = 0;
+        long steps = 0, budget = Math.max(1, limits.maxSteps() / STEPS_SHARE);
         for (Map<String, String> c : combos) {
             Map<String, String> d = new TreeMap<>(defines);
             d.putAll(c);
             steps += PlanLoader.load(plan, d, limits).stepCount();
-            if (steps > limits.maxSteps()) {
+            if (steps > budget) {
                 throw new CompileException(ErrorKind.PLAN, SourcePos.of(plan.toString()), "--tune: the combinations up to "
-                        + label(c) + " have more than " + limits.maxSteps() + " steps in all, each compiled in turn"
-                        + " (tune fewer values, or raise the limit with --limit steps=N)");
+                        + label(c) + " have more than " + budget + " steps in all, an eighth of the steps limit, each searched in"
+                        + " turn (tune fewer values, or raise the limit with --limit steps=N)");
             }
             defs.add(d);
         }

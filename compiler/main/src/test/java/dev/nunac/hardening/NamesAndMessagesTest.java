@@ -90,6 +90,17 @@ class NamesAndMessagesTest {
     }
 
     @Test
+    void runtimeOptionsEchoedByTheRuntimeCannotForgeALine() throws Exception {
+        // the native runtime names the option it refuses; the CLI prints its message as one line
+        Path plan = TestPaths.examples().resolve("allgather-direct.msccl");
+        CliRun r = DocumentedErrorsTest.run("run", plan.toString(), "--topo", "nuna-4die", "-D", "ranks=2", "--backend", "host",
+                "--runtime-options", "a=1\nFORGED: error: b");
+        assertEquals(4, r.exit(), r.err());
+        assertEquals(1, r.err().split("\n").length, r.err());
+        assertTrue(r.err().startsWith("nunac run: unknown option 'a=1\\nFORGED:'"), r.err());
+    }
+
+    @Test
     void anEscapedBackslashBeforeAnNIsNotANewline() throws Exception {
         // "a\\nb" is a, a backslash, n, b: printable, and so a valid name
         Path d = write("b.msccl", "program \"a\\\\nb\" collective allgather(2) { }\n");

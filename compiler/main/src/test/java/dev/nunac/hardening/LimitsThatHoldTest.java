@@ -130,11 +130,11 @@ class LimitsThatHoldTest {
                 DocumentedErrorsTest.run(p, "--topo", "nuna-4die", "-o", dir.resolve("o").toString(), "--tune", "ranks=2,4,4096"));
         assertTrue(Files.notExists(dir.resolve("o")));
         // The combinations' steps together are bounded like one plan's (8 x 8 values at up to 128 ranks ran past 20 s).
-        // An eighth of the steps limit: 16 combinations of up to 64 threadblocks per peer took 13 s.
-        expect(1, p + ": error: --tune: the combinations up to tbs_per_peer=8 have more than 1000 steps in all, an eighth of the"
-                + " steps limit, each searched in turn (tune fewer values, or raise the limit with --limit steps=N)",
+        // A sixteenth of the steps limit: 16 combinations of up to 64 threadblocks per peer took 13 s.
+        expect(1, p + ": error: --tune: the combinations up to tbs_per_peer=8 have more than 1000 steps in all, a sixteenth of"
+                + " the steps limit, each searched in turn (tune fewer values, or raise the limit with --limit steps=N)",
                 DocumentedErrorsTest.run(p, "--topo", "nuna-4die", "-o", dir.resolve("o").toString(), "--tune", "tbs_per_peer=1,2,4,8",
-                        "--limit", "steps=8000"));
+                        "--limit", "steps=16000"));
         assertTrue(Files.notExists(dir.resolve("o")));
     }
 

@@ -72,7 +72,7 @@ public final class TopologyLoader {
             byte[] bytes;
             if (Files.isRegularFile(file)) {
                 try (InputStream in = Files.newInputStream(file)) {
-                    bytes = upTo(in, JsonTree.MAX_BYTES + 1);
+                    bytes = in.readNBytes(JsonTree.MAX_BYTES + 1);
                 }
             } else {
                 // A FIFO or device may have no writer or trickle: it gets a fixed time, like the spec's other bounds.
@@ -87,13 +87,6 @@ public final class TopologyLoader {
         }
     }
 
-    private static byte[] upTo(InputStream in, int max) throws IOException {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        byte[] buf = new byte[1 << 16];
-        int n;
-        while (out.size() < max && (n = in.read(buf, 0, Math.min(buf.length, max - out.size()))) >= 0) out.write(buf, 0, n);
-        return out.toByteArray();
-    }
 
     private static CompileException tooLarge(Path file, String what) {
         return new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "topology spec " + what + "; the limit is "

@@ -17,7 +17,9 @@ import dev.nunac.topology.Topology;
  * the widest the hardware allows: all the GPU's scale-up ports (those to the peer on a direct
  * topology), all its stacks, and one CU's outstanding-request window, which a flit holds for at
  * least that ideal latency (the simulator lets a batch in while the window is not full, so the
- * window counts as one batch wider). The steps keep
+ * window counts as one batch wider), and at least the time its flits need to leave one CU through
+ * the ports: a port passes one flit per service time, and the ports beyond the nearest few are
+ * further away ({@link PortSpread}). The steps keep
  * the plan's order (a threadblock's steps in turn, dependencies, a receive after its send's
  * data), so the bound is the last delivery along the step graph; and no GPU can send or receive
  * its bytes faster than all its ports together allow, nor read and write them faster than all its
@@ -67,6 +69,10 @@ public final class IdealBound {
         int moving = 0;
         for (int s = 0; s < n; s++) if (sh.kind[s] >= 0 && sh.kind[s] != 3) moving++;
         int batchCap = cfg.batchesPerTransfer(moving);
+        int flitBytes = cfg.flitBytes(), gpus = Math.max(1, topo.scaleUp().gpus());
+        PortSpread spread = new PortSpread(topo, link, portStack, flitBytes);
+        int[] allPorts = topo.scaleUpPorts().stream().mapToInt(Port::index).toArray();
+        int[][] peerPorts = new int[direct ? gpus * gpus : 0][];
         double[] lat = new double[n], issue = new double[n], drain = new double[n];
         int ranks = in.plan().ranks();
         double[] out = new double[ranks], inb = new double[ranks], stackBytes = new double[ranks];
@@ -75,7 +81,7 @@ public final class IdealBound {
             int kind = sh.kind[s];
             if (kind < 0) continue;
             long bytes = kind == 3 ? 8 : (long) sh.count[s] * in.chunkBytes();
-            double flits = Math.ceil(bytes / 256.0);
+            double flits = Math.ceil(bytes / (double) flitBytes);
             int rank = g.rankOfStep(s), q = sh.peer[s];
             boolean crosses = q != rank && topo.scaleOut().isPresent() && boxOf(in, q) != boxOf(in, rank);
             double hop = crosses ? net : link;
@@ -93,9 +99,18 @@ public final class IdealBound {
             long batches = Math.min(batchCap, Math.max(1, (long) flits / cfg.minBatchFlits()));
             double open = window + Math.ceil(flits / batches) - 1;
             issue[s] = Math.max(0, flits - open) * l / open;
-            double rest = Math.max(0, bytes - 256.0);
+            double rest = Math.max(0, bytes - (double) flitBytes);
             double d = rest * (sh.src[s] != null ? 2 : 1) / stackBw;
             if (kind != 2 && kind != 3 && portBw > 0) d = Math.max(d, rest / widest(topo, direct && !crosses, rank, q, portBw));
+            if ((kind == 0 || kind == 1) && !crosses && flits > 1) {
+                // one CU's flits spread over ports: near ones are few, far ones slow (PortSpread)
+                int set = direct ? (rank % gpus) * gpus + q % gpus : -1;
+                int[] ports = !direct ? allPorts : peerPorts[set] != null ? peerPorts[set]
+                        : (peerPorts[set] = topo.portsToPeer(rank % gpus, q % gpus));
+                PortSpread.Kind pk = kind == 1 ? PortSpread.Kind.GET : readsLocal ? PortSpread.Kind.PUT_READING : PortSpread.Kind.PUT;
+                double t = spread.time(pk, set, ports, (long) flits);
+                if (t > l) d = Math.max(d, t - l);
+            }
             drain[s] = Math.max(issue[s], d);
             if (kind == 0 || kind == 1) {
                 out[kind == 1 ? q : rank] += bytes;

@@ -88,7 +88,7 @@ copy_runtime() {
   local to="$1/runtime"
   mkdir -p "$to/src/test/native" || return 1
   cp -r "$here/CMakeLists.txt" "$here/cmake" "$here/include" "$here/tools" "$to/" &&
-    cp "$here"/src/*.c "$here"/src/*.h "$to/src/" && cp -r "$here/src/kernels" "$to/src/" &&
+    cp "$here"/src/*.c "$here"/src/*.h "$here"/src/*.def "$to/src/" && cp -r "$here/src/kernels" "$to/src/" &&
     cp "$here"/src/test/native/mock* "$to/src/test/native/" || return 1
   # A runtime built here, for a machine without cmake or a C compiler (--prebuilt). Its
   # RUNPATH must be $ORIGIN alone: a path of this machine would not exist there.

@@ -6,10 +6,12 @@
 #include <stdint.h>
 #include <stdarg.h>
 
-/* Step opcodes: the order of the IR's OpKind, also used by the device kernel source. */
+/* Step opcodes: the order of the IR's OpKind (ops.def), also used by the device kernel source. */
 enum nr_op {
-    OP_S, OP_R, OP_RCS, OP_RRS, OP_RRC, OP_RRCS, OP_CPY, OP_RE, OP_RA, OP_NOP,
-    OP_PUT, OP_GET, OP_GETRE, OP_SIGNAL, OP_WAIT, OP_COUNT
+#define NR_OP(name, mnemonic, sends, receives, reads, writes, reduces) OP_##name,
+#include "ops.def"
+#undef NR_OP
+    OP_COUNT
 };
 
 /* Flattened step: all the executors need. Offsets are in floats within one arena that holds

@@ -17,7 +17,9 @@
 #define MAX_MASK_WORDS 64
 
 static const char *OP_NAMES[OP_COUNT] = {
-    "s", "r", "rcs", "rrs", "rrc", "rrcs", "cpy", "re", "ra", "nop", "put", "get", "getre", "signal", "wait"
+#define NR_OP(name, mnemonic, sends, receives, reads, writes, reduces) mnemonic,
+#include "ops.def"
+#undef NR_OP
 };
 
 typedef struct {
@@ -162,16 +164,16 @@ static int op_of(const char *s) {
     return -1;
 }
 
-static int op_sends(int op) { return op == OP_S || op == OP_RCS || op == OP_RRS || op == OP_RRCS; }
-static int op_recvs(int op) { return op >= OP_R && op <= OP_RRCS; }
-static int op_reads(int op) {
-    return op == OP_S || op == OP_RRS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_RE || op == OP_RA
-        || op == OP_PUT || op == OP_GET || op == OP_GETRE;
-}
-static int op_writes(int op) {
-    return op == OP_R || op == OP_RCS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_RE || op == OP_RA
-        || op == OP_PUT || op == OP_GET || op == OP_GETRE;
-}
+/* Each opcode's effects, from ops.def: sends, receives, reads its src, writes its dst. */
+static const unsigned char OP_EFFECTS[OP_COUNT][4] = {
+#define NR_OP(name, mnemonic, sends, receives, reads, writes, reduces) {sends, receives, reads, writes},
+#include "ops.def"
+#undef NR_OP
+};
+static int op_sends(int op) { return OP_EFFECTS[op][0]; }
+static int op_recvs(int op) { return OP_EFFECTS[op][1]; }
+static int op_reads(int op) { return OP_EFFECTS[op][2]; }
+static int op_writes(int op) { return OP_EFFECTS[op][3]; }
 
 void nr_table_free(nr_table *t) {
     if (!t) return;

@@ -126,7 +126,11 @@ const char *mock_error(void) { return why; }
 
 /* ---- the executor ---- */
 
-enum { OP_S, OP_R, OP_RCS, OP_RRS, OP_RRC, OP_RRCS, OP_CPY, OP_RE, OP_RA, OP_NOP, OP_PUT, OP_GET, OP_GETRE };
+enum {
+#define NR_OP(name, mnemonic, sends, receives, reads, writes, reduces) OP_##name,
+#include "../../ops.def"
+#undef NR_OP
+};
 
 /* One launch as the kernel's parameters, copied at launch as a driver does. */
 typedef struct {

@@ -103,12 +103,25 @@ public final class PaperReproduction {
 
     /** Threadblocks per peer for a pod: 1 (7 per GPU at 8 GPUs) unless asked otherwise. */
     Plan plan(String example, int ranks, int tbsPerPeer) {
-        return PlanLoader.load(examples.resolve(example + ".msccl"),
-                Map.of("ranks", String.valueOf(ranks), "tbs_per_peer", String.valueOf(tbsPerPeer)), Limits.DEFAULT);
+        String name = example + " ranks=" + ranks + " tbs_per_peer=" + tbsPerPeer;
+        return plans.computeIfAbsent(name, k -> {
+            Plan p = PlanLoader.load(examples.resolve(example + ".msccl"),
+                    Map.of("ranks", String.valueOf(ranks), "tbs_per_peer", String.valueOf(tbsPerPeer)), Limits.DEFAULT);
+            planNames.put(p, k);
+            return p;
+        });
     }
 
+    /** Each plan loaded once, and its name: the figures share points (Fig. 9's 8 GPUs are Figs. 10-12's and the bound's). */
+    private final Map<String, Plan> plans = new java.util.HashMap<>();
+    private final Map<Plan, String> planNames = new java.util.IdentityHashMap<>();
+    /** Simulations already run, by plan, policy, size and granularity on nuna-4die: the same point simulates to the same result. */
+    private final Map<String, SimResult> sims = new java.util.HashMap<>();
+
     SimResult sim(Plan plan, Policy p, long size, int nar) {
-        return sim(topo, plan, p, size, nar);
+        String name = planNames.get(plan);
+        if (name == null) return sim(topo, plan, p, size, nar);
+        return sims.computeIfAbsent(name + " " + p.id() + " " + size + " " + nar, k -> sim(topo, plan, p, size, nar));
     }
 
     /**

@@ -28,7 +28,25 @@ final class EntryPoints {
     static final long MAX_SEED_BYTES = 64 << 10;
 
     static List<EntryPoint> all() {
-        return List.of(dsl(), xml(), mscclpp(), topology(), commandLine());
+        return List.of(dsl(), xml(), mscclpp(), topology(), commandLine(), sweep());
+    }
+
+    /**
+     * Sweep specs: two small valid ones (one plan at 2 GPUs, one size; the object form with
+     * parameters, granularity and layout), run whole and as a shard. The plan is named by its
+     * absolute path, as the spec's folder is the campaign's.
+     */
+    static EntryPoint sweep() {
+        String plan = TestPaths.examples().resolve("allgather-direct.msccl").toString().replace("\\", "\\\\");
+        List<Seed> seeds = List.of(
+                new Seed("sweep-small.json", ("{\"plans\": [\"" + plan + "\"], \"gpus\": [2], \"topologies\": [\"nuna-4die\"],"
+                        + " \"sizes\": [\"64KB\"], \"policies\": [\"ua\", \"auto\"]}\n").getBytes(StandardCharsets.UTF_8), "json"),
+                new Seed("sweep-objects.json", ("{\"description\": \"d\", \"plans\": [{\"plan\": \"" + plan + "\", \"name\": \"ag\","
+                        + " \"defines\": [{\"ranks\": 2}, {\"ranks\": 3}]}], \"topologies\": [\"mi300x\"], \"sizes\": [4096, \"1MiB\"],"
+                        + " \"policies\": [\"nap+nar\"], \"nar\": \"auto\", \"layout\": \"packed\"}\n").getBytes(StandardCharsets.UTF_8), "json"));
+        return EntryPoint.mutating("sweep", seeds, List.of(
+                (c, in, out) -> List.of("sweep", in.toString(), "-o", out.toString(), "--quiet"),
+                (c, in, out) -> List.of("sweep", in.toString(), "-o", out.toString(), "--shard", "1/2", "--quiet")));
     }
 
     static EntryPoint dsl() {

@@ -49,16 +49,24 @@ typedef struct {
     uint32_t *mask;
 } nr_stream;
 
+/* A run of the postcondition the compiler proved (launch table line 'expect'): output chunks
+ * [out, out + count) equal the input chunks from src_idx on of src_rank, or their sum over every
+ * rank (sum = 1, src_rank = -1). */
 typedef struct {
-    int id, nsto, ntb, ngrid, nstream;
+    int out, count, sum, src_rank, src_idx;
+} nr_expect;
+
+typedef struct {
+    int id, nsto, ntb, ngrid, nstream, nexpect;
     int first_tb;
     int64_t sto_off;       /* arena offset of the rank's first storage (its storages are contiguous) */
     int64_t stage_off;     /* arena offset of the rank's first send stage (its stages are contiguous) */
     nr_storage *sto;
     nr_view in, out;
     nr_stream *streams;
+    nr_expect *expect;
     int *grid;
-    int seen_sto, seen_tb, seen_stream, seen_grid;
+    int seen_sto, seen_tb, seen_stream, seen_grid, seen_expect;
 } nr_rank;
 
 typedef struct {

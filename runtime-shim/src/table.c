@@ -76,6 +76,12 @@ static int geti(line_t *l, const char *key, long long lo, long long hi, int *out
     return 0;
 }
 
+/* As geti, for a key tables of older emitters lack: absent reads as dflt. */
+static int geti_or(line_t *l, const char *key, long long lo, long long hi, int dflt, int *out) {
+    if (!val(l, key)) { *out = dflt; return 0; }
+    return geti(l, key, lo, hi, out);
+}
+
 static int gets_(line_t *l, const char *key, char *dst, size_t cap) {
     const char *v = val(l, key);
     if (!v) return perr(l, "'%s' needs %s=...", l->tok[0], key);
@@ -184,6 +190,7 @@ void nr_table_free(nr_table *t) {
             for (int i = 0; i < rk->nstream && rk->streams; i++) free(rk->streams[i].mask);
             free(rk->sto);
             free(rk->streams);
+            free(rk->expect);
             free(rk->grid);
         }
     }
@@ -503,10 +510,26 @@ static int finish(nr_table *t, char *err, size_t errlen) {
     for (int r = 0; r < t->ranks; r++) {
         nr_rank *rk = &t->rank[r];
         if (t->part >= 0 && r != t->part) continue;
-        if (rk->seen_sto != rk->nsto || rk->seen_tb != rk->ntb || rk->seen_stream != rk->nstream || rk->seen_grid != 1) {
-            snprintf(err, errlen, "launch table: rank %d is incomplete (storages %d/%d, threadblocks %d/%d, streams %d/%d, grid %d/1)",
-                     r, rk->seen_sto, rk->nsto, rk->seen_tb, rk->ntb, rk->seen_stream, rk->nstream, rk->seen_grid);
+        if (rk->seen_sto != rk->nsto || rk->seen_tb != rk->ntb || rk->seen_stream != rk->nstream || rk->seen_grid != 1
+            || rk->seen_expect != rk->nexpect) {
+            snprintf(err, errlen, "launch table: rank %d is incomplete (storages %d/%d, threadblocks %d/%d, streams %d/%d, grid %d/1, expects %d/%d)",
+                     r, rk->seen_sto, rk->nsto, rk->seen_tb, rk->ntb, rk->seen_stream, rk->nstream, rk->seen_grid, rk->seen_expect, rk->nexpect);
             return -1;
+        }
+    }
+    /* An expectation's source chunks lie in its source ranks' inputs (a per-rank table has no other ranks). */
+    for (int r = 0; t->part < 0 && r < t->ranks; r++) {
+        const nr_rank *rk = &t->rank[r];
+        for (int i = 0; i < rk->nexpect; i++) {
+            const nr_expect *e = &rk->expect[i];
+            for (int p = e->sum ? 0 : e->src_rank; p <= (e->sum ? t->ranks - 1 : e->src_rank); p++) {
+                const nr_view *in = &t->rank[p].in;
+                if (!in->present || (long long) e->src_idx + e->count > in->chunks) {
+                    snprintf(err, errlen, "launch table: rank %d's expectation %d reads input chunks [%d, %lld) of rank %d, which has %d",
+                             r, i, e->src_idx, (long long) e->src_idx + e->count, p, in->present ? in->chunks : 0);
+                    return -1;
+                }
+            }
         }
     }
     /* The storages' sum was bounded line by line (storage_fits), so these offsets fit. */
@@ -606,19 +629,22 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
             if (id != expect || id >= t->ranks) { perr(&l, "expected rank %d, found rank %d", expect, id); goto fail; }
             if (cur_rank >= 0) {
                 nr_rank *p = &t->rank[cur_rank];
-                if (p->seen_tb != p->ntb || p->seen_sto != p->nsto || p->seen_stream != p->nstream || p->seen_grid != 1) {
-                    perr(&l, "rank %d ended early (storages %d/%d, threadblocks %d/%d, streams %d/%d, grid %d/1)", cur_rank,
-                         p->seen_sto, p->nsto, p->seen_tb, p->ntb, p->seen_stream, p->nstream, p->seen_grid);
+                if (p->seen_tb != p->ntb || p->seen_sto != p->nsto || p->seen_stream != p->nstream || p->seen_grid != 1
+                    || p->seen_expect != p->nexpect) {
+                    perr(&l, "rank %d ended early (storages %d/%d, threadblocks %d/%d, streams %d/%d, grid %d/1, expects %d/%d)", cur_rank,
+                         p->seen_sto, p->nsto, p->seen_tb, p->ntb, p->seen_stream, p->nstream, p->seen_grid, p->seen_expect, p->nexpect);
                     goto fail;
                 }
             }
             nr_rank *rk = &t->rank[id];
             rk->id = id;
             if (geti(&l, "storages", 1, 1024, &rk->nsto) || geti(&l, "threadblocks", 0, MAX_TBS, &rk->ntb)
-                || geti(&l, "grid", 0, MAX_TBS, &rk->ngrid) || geti(&l, "streams", 0, 4096, &rk->nstream)) goto fail;
+                || geti(&l, "grid", 0, MAX_TBS, &rk->ngrid) || geti(&l, "streams", 0, 4096, &rk->nstream)
+                || geti_or(&l, "expects", 0, MAX_RANKS, 0, &rk->nexpect)) goto fail;
             rk->sto = calloc((size_t) rk->nsto, sizeof *rk->sto);
             rk->streams = calloc((size_t) (rk->nstream ? rk->nstream : 1), sizeof *rk->streams);
-            if (!rk->sto || !rk->streams) { perr(&l, "out of memory"); goto fail; }
+            rk->expect = calloc((size_t) (rk->nexpect ? rk->nexpect : 1), sizeof *rk->expect);
+            if (!rk->sto || !rk->streams || !rk->expect) { perr(&l, "out of memory"); goto fail; }
             rk->first_tb = t->ntb;
             cur_rank = id;
             cur_tb = -1;
@@ -652,6 +678,31 @@ nr_table *nr_parse(const char *text, size_t len, char *err, size_t errlen) {
                 if (strcmp(b, "input") == 0) rk->in = v;
                 else if (strcmp(b, "output") == 0) rk->out = v;
                 else { perr(&l, "view of unknown buffer '%s' (input or output)", b); goto fail; }
+            } else if (strcmp(kw, "expect") == 0) {
+                if (rk->seen_tb) { perr(&l, "'expect' after the threadblocks of rank %d", r); goto fail; }
+                if (rk->seen_expect >= rk->nexpect) { perr(&l, "more than expects=%d expect lines", rk->nexpect); goto fail; }
+                nr_expect *e = &rk->expect[rk->seen_expect];
+                char op[8], src[32];
+                if (geti(&l, "out", 0, 1 << 24, &e->out) || geti(&l, "count", 1, 1 << 24, &e->count)
+                    || gets_(&l, "op", op, sizeof op) || gets_(&l, "src", src, sizeof src)) goto fail;
+                if (strcmp(op, "copy") == 0) e->sum = 0;
+                else if (strcmp(op, "sum") == 0) e->sum = 1;
+                else { perr(&l, "op=%s: an expectation is copy or sum", op); goto fail; }
+                char *colon = strchr(src, ':');
+                long long sr = -1, si;
+                if (!colon || parse_long(colon + 1, 0, 1 << 24, &si)
+                    || (*src == '*' ? colon != src + 1 : (*colon = 0, parse_long(src, 0, t->ranks - 1, &sr)))) {
+                    perr(&l, "src=%s is not RANK:INDEX (RANK a rank, or * for every rank with op=sum)", val(&l, "src")); goto fail;
+                }
+                if ((sr < 0) != e->sum) { perr(&l, "op=%s takes src=%s", op, e->sum ? "*:INDEX" : "RANK:INDEX"); goto fail; }
+                e->src_rank = (int) sr;
+                e->src_idx = (int) si;
+                if (!rk->out.present || (long long) e->out + e->count > rk->out.chunks) {
+                    perr(&l, "expected output chunks [%d, %lld) outside rank %d's output (%d chunks)", e->out, (long long) e->out + e->count, r,
+                         rk->out.present ? rk->out.chunks : 0);
+                    goto fail;
+                }
+                rk->seen_expect++;
             } else if (strcmp(kw, "tb") == 0) {
                 int id;
                 if (geti(&l, "id", 0, MAX_TBS, &id)) goto fail;

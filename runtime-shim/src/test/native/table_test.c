@@ -195,18 +195,25 @@ static void header(text *t, const char *collective, int ranks, int cf, long long
 }
 
 /* Ranks with `storages` storages of `chunks` chunks each and no threadblocks. */
-static char *buffers_only(const char *collective, int ranks, int cf, long long chunk_bytes, int storages, int chunks) {
+/* With expect = 1, each rank's output chunk (its input's: one storage holds both) is expected to
+ * be the next rank's input chunk, which it is not. */
+static char *buffers_expecting(const char *collective, int ranks, int cf, long long chunk_bytes, int storages, int chunks, int expect) {
     text t = {0};
     header(&t, collective, ranks, cf, chunk_bytes);
     for (int r = 0; r < ranks; r++) {
-        add(&t, "rank id=%d storages=%d threadblocks=0 grid=0 streams=0\n", r, storages);
+        add(&t, "rank id=%d storages=%d threadblocks=0 grid=0 streams=0 expects=%d\n", r, storages, expect);
         for (int s = 0; s < storages; s++) add(&t, "storage rank=%d id=%d name=b%d chunks=%d pages=0 stacks=-\n", r, s, s, chunks);
         add(&t, "view rank=%d buffer=input storage=0 offset=0 chunks=1\n", r);
         add(&t, "view rank=%d buffer=output storage=0 offset=0 chunks=1\n", r);
+        if (expect) add(&t, "expect rank=%d out=0 count=1 op=copy src=%d:0\n", r, (r + 1) % ranks);
         add(&t, "grid rank=%d slots=-\n", r);
     }
     add(&t, "end\n");
     return t.p;
+}
+
+static char *buffers_only(const char *collective, int ranks, int cf, long long chunk_bytes, int storages, int chunks) {
+    return buffers_expecting(collective, ranks, cf, chunk_bytes, storages, chunks, 0);
 }
 
 /* One rank, `n` threadblocks of one copy each; threadblock i depends on deps[i] ("-" none). */
@@ -239,7 +246,7 @@ static void test_sizes(const char *ag2) {
     /* Storages of exactly 1 TiB in all (2^20 chunks of 1 MiB); the first send stage passes it. */
     t = sub2("stage past the bound", ag2, "chunk_bytes=16", "chunk_bytes=1048576", "name=input chunks=1 ", "name=input chunks=1048571 ");
     refused("stage past the bound", t, NULL, NUNART_E_TABLE,
-            "line 12: rank 0 threadblock 0 step 1 (s): its send stage of 1048576 bytes takes the buffers past 1 TiB");
+            "line 14: rank 0 threadblock 0 step 1 (s): its send stage of 1048576 bytes takes the buffers past 1 TiB");
     free(t);
     /* Within the bound, beyond the memory limit: refused at load, nothing allocated. */
     t = sub("memory limit", ag2, "chunk_bytes=16", "chunk_bytes=1073741824");
@@ -250,12 +257,12 @@ static void test_sizes(const char *ag2) {
 /* Partner tuples once shifted before their range check (negative, wider than their field). */
 static void test_partner_shifts(const char *ag2) {
     static const char *const cases[][3] = {
-        {"from=1:0:1", "from=-1:0:1", "line 13: from=-1:0:1: rank -1 does not exist (ranks=2)"},
+        {"from=1:0:1", "from=-1:0:1", "line 15: from=-1:0:1: rank -1 does not exist (ranks=2)"},
         {"from=1:0:1", "from=2147483647:0:1", "from=2147483647:0:1: rank 2147483647 does not exist"},
         {"from=1:0:1", "from=1:-1:1", "from=1:-1:1 names no step"},
         {"from=1:0:1", "from=1:2147483647:1", "from=1:2147483647:1 names no step"},
         {"from=1:0:1", "from=1:0:2147483647", "from=1:0:2147483647 names no step"},
-        {"to=1:0:2", "to=-1:0:2", "line 12: to=-1:0:2: rank -1 does not exist"},
+        {"to=1:0:2", "to=-1:0:2", "line 14: to=-1:0:2: rank -1 does not exist"},
         {"to=1:0:2", "to=1:1048576:2", "to=1:1048576:2 names no step"},
         {"from=1:0:1", "from=1:3:1", "rank 0 threadblock 0 step 2 (r) has from=1:3:1, which names no step"},
     };
@@ -271,29 +278,61 @@ static void test_partner_shifts(const char *ag2) {
 /* Chunk ranges whose end passes int: printed as they are, not wrapped. */
 static void test_range_messages(const char *ag2) {
     char *t = sub("range end", ag2, "dst=0:1:0:1", "dst=0:1:1073741824:2147483647");
-    refused("range end", t, NULL, NUNART_E_TABLE, "line 11: dst: chunks [1073741824, 3221225471) out of bounds of rank 0 storage 1 (2 chunks)");
+    refused("range end", t, NULL, NUNART_E_TABLE, "line 13: dst: chunks [1073741824, 3221225471) out of bounds of rank 0 storage 1 (2 chunks)");
     free(t);
     /* An operand on a rank declared later is checked once the table is read. */
     t = sub("range end, later rank", ag2, "op=s src=0:0:0:1", "op=s src=1:0:1073741824:2147483647");
     refused("range end, later rank", t, NULL, NUNART_E_TABLE,
-            "line 12: rank 0 threadblock 0 step 1 (s): src chunks [1073741824, 3221225471) out of bounds of rank 1 storage 0 (1 chunks)");
+            "line 14: rank 0 threadblock 0 step 1 (s): src chunks [1073741824, 3221225471) out of bounds of rank 1 storage 0 (1 chunks)");
     free(t);
 }
 
-/* rank * chunk_factor passes int in the postcondition: 2049 ranks x 2^20. The outputs are
- * not written (no threadblocks), so the check fails; it must do so without overflowing. */
+/* Many ranks and a large chunk factor: the outputs are not written (no threadblocks), so the
+ * check against the table's expectations fails; it must do so without overflowing. */
 static void test_verify_overflow(void) {
-    char *t = buffers_only("alltoall", 2049, 1 << 20, 4, 1, 1);
+    char *t = buffers_expecting("alltoall", 2049, 1 << 20, 4, 1, 1, 1);
     runs("verify overflow", t, "host", "max_ranks=4096", NUNART_E_VERIFY);
+    free(t);
+}
+
+/* The postcondition the table states ('expect' lines) decides the data check, and bad ones are refused at load. */
+static void test_expectations(const char *ag2) {
+    /* a wrong statement fails a correct run: the runtime checks what the table says */
+    char *t = sub("wrong expectation", ag2, "expect rank=0 out=1 count=1 op=copy src=1:0", "expect rank=0 out=1 count=1 op=copy src=0:0");
+    runs("wrong expectation", t, "host", NULL, NUNART_E_VERIFY);
+    free(t);
+    t = sub("sum expectation", ag2, "expect rank=0 out=1 count=1 op=copy src=1:0", "expect rank=0 out=1 count=1 op=sum src=*:0");
+    runs("sum expectation", t, "host", NULL, NUNART_E_VERIFY);
+    free(t);
+    t = sub("out of the output", ag2, "expect rank=0 out=1 count=1", "expect rank=0 out=1 count=2");
+    refused("out of the output", t, NULL, NUNART_E_TABLE, "line 11: expected output chunks [1, 3) outside rank 0's output (2 chunks)");
+    free(t);
+    t = sub("out of the input", ag2, "expect rank=0 out=1 count=1 op=copy src=1:0", "expect rank=0 out=1 count=1 op=copy src=1:1");
+    refused("out of the input", t, NULL, NUNART_E_TABLE, "rank 0's expectation 1 reads input chunks [1, 2) of rank 1, which has 1");
+    free(t);
+    t = sub("bad op", ag2, "op=copy src=1:0", "op=max src=1:0");
+    refused("bad op", t, NULL, NUNART_E_TABLE, "op=max: an expectation is copy or sum");
+    free(t);
+    t = sub("sum of one rank", ag2, "op=copy src=1:0", "op=sum src=1:0");
+    refused("sum of one rank", t, NULL, NUNART_E_TABLE, "op=sum takes src=*:INDEX");
+    free(t);
+    t = sub("bad source", ag2, "op=copy src=1:0", "op=copy src=7:0");
+    refused("bad source", t, NULL, NUNART_E_TABLE, "src=7:0 is not RANK:INDEX");
+    free(t);
+    t = sub("missing expectation", ag2, "expect rank=0 out=1 count=1 op=copy src=1:0\n", "");
+    refused("missing expectation", t, NULL, NUNART_E_TABLE, "rank 0 ended early");
+    free(t);
+    t = sub("expectation after threadblocks", ag2, "grid rank=0", "expect rank=0 out=0 count=1 op=copy src=0:0\ngrid rank=0");
+    refused("expectation after threadblocks", t, NULL, NUNART_E_TABLE, "'expect' after the threadblocks of rank 0");
     free(t);
 }
 
 static void test_dependencies(const char *ag2) {
     char *t = sub("self dependency", ag2, "deps=0:0 from=1:0:1", "deps=0:2 from=1:0:1");
-    refused("self dependency", t, NULL, NUNART_E_TABLE, "line 13: step 2 of threadblock 0 depends on itself (deps=0:2): it could never run");
+    refused("self dependency", t, NULL, NUNART_E_TABLE, "line 15: step 2 of threadblock 0 depends on itself (deps=0:2): it could never run");
     free(t);
     t = sub("later dependency", ag2, "deps=- from=- to=-", "deps=0:1 from=- to=-");
-    refused("later dependency", t, NULL, NUNART_E_TABLE, "line 11: step 0 of threadblock 0 depends on step 1 of its own threadblock, which runs after it");
+    refused("later dependency", t, NULL, NUNART_E_TABLE, "line 13: step 0 of threadblock 0 depends on step 1 of its own threadblock, which runs after it");
     free(t);
     t = sub("missing dependency", ag2, "deps=0:0 from=1:0:1", "deps=0:9 from=1:0:1");
     refused("missing dependency", t, NULL, NUNART_E_TABLE, "depends on 0:9, which does not exist (threadblock 0 has 3 steps)");
@@ -339,13 +378,13 @@ static void test_partner_cycles(const char *ag2) {
         t = u;
     }
     refused("cycle through partners", t, NULL, NUNART_E_TABLE,
-            "line 12: rank 0 threadblock 0 step 1 (r) is on a cycle of 4 steps that wait for each other, so none of them can ever run: "
+            "line 14: rank 0 threadblock 0 step 1 (r) is on a cycle of 4 steps that wait for each other, so none of them can ever run: "
             "it waits for rank 1 threadblock 0 step 2 (s) (from), which waits for rank 1 threadblock 0 step 1 (r) (the step before it), "
             "which waits for rank 0 threadblock 0 step 2 (s) (from), which waits for it (the step before it)");
     free(t);
     t = sub2("own partner", ag2, "op=s src=0:0:0:1 dst=- peer=-1 deps=- from=- to=1:0:2", "op=rcs src=- dst=0:1:1:1 peer=-1 deps=- from=0:0:1 to=0:0:1",
              "op=r src=- dst=1:1:0:1 peer=-1 deps=0:0 from=0:0:1 to=-", "op=cpy src=1:0:0:1 dst=1:1:0:1 peer=-1 deps=0:0 from=- to=-");
-    refused("own partner", t, NULL, NUNART_E_TABLE, "line 12: rank 0 threadblock 0 step 1 (rcs) waits for itself (from): it could never run");
+    refused("own partner", t, NULL, NUNART_E_TABLE, "line 14: rank 0 threadblock 0 step 1 (rcs) waits for itself (from): it could never run");
     free(t);
 }
 
@@ -452,6 +491,7 @@ int main(int argc, char **argv) {
     test_partner_shifts(ag2);
     test_range_messages(ag2);
     test_verify_overflow();
+    test_expectations(ag2);
     test_dependencies(ag2);
     test_partner_cycles(ag2);
     test_mask_bits_above_the_cus(ag2);

@@ -44,11 +44,11 @@ class MalformedTableTest {
                 Arguments.of("partner rank past 2^21", ok.replace("from=1:0:1", "from=2147483647:0:1"), "rank 2147483647 does not exist"),
                 Arguments.of("range end past int", ok.replace("dst=0:1:0:1", "dst=0:1:1073741824:2147483647"), "chunks [1073741824, 3221225471)"),
                 Arguments.of("self dependency", ok.replace("deps=0:0 from=1:0:1", "deps=0:2 from=1:0:1"),
-                        "line 13: step 2 of threadblock 0 depends on itself (deps=0:2)"),
+                        "line 15: step 2 of threadblock 0 depends on itself (deps=0:2)"),
                 Arguments.of("dependency on a later step", ok.replaceFirst("deps=- from=- to=-", "deps=0:1 from=- to=-"),
                         "step 0 of threadblock 0 depends on step 1 of its own threadblock, which runs after it"),
                 Arguments.of("cycle through partners", partnerCycle(),
-                        "line 12: rank 0 threadblock 0 step 1 (r) is on a cycle of 4 steps that wait for each other"));
+                        "line 14: rank 0 threadblock 0 step 1 (r) is on a cycle of 4 steps that wait for each other"));
     }
 
     /** Each rank receives before it sends, and each receive takes the other rank's later send. */

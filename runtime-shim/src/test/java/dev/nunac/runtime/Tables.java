@@ -12,11 +12,12 @@ final class Tables {
         sb.append("placement policy=nap chunk_bytes=16 page_bytes=4096\n");
         for (int r = 0; r < 2; r++) {
             int p = 1 - r;
-            sb.append("rank id=").append(r).append(" storages=2 threadblocks=1 grid=1 streams=1\n");
+            sb.append("rank id=").append(r).append(" storages=2 threadblocks=1 grid=1 streams=1 expects=2\n");
             sb.append("storage rank=").append(r).append(" id=0 name=input chunks=1 pages=1 stacks=").append(r).append('\n');
             sb.append("storage rank=").append(r).append(" id=1 name=output chunks=2 pages=1 stacks=").append(r).append('\n');
             sb.append("view rank=").append(r).append(" buffer=input storage=0 offset=0 chunks=1\n");
             sb.append("view rank=").append(r).append(" buffer=output storage=1 offset=0 chunks=2\n");
+            for (int q = 0; q < 2; q++) sb.append("expect rank=").append(r).append(" out=").append(q).append(" count=1 op=copy src=").append(q).append(":0\n");
             sb.append("tb rank=").append(r).append(" id=0 cu=").append(r).append(" die=").append(r % 2)
                     .append(" slot=0 domain=0 group=0 send=").append(p).append(" recv=").append(p)
                     .append(" channel=0 mask=0x").append(1 << r).append(" steps=3\n");

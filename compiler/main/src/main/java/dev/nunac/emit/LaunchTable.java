@@ -6,6 +6,7 @@ import dev.nunac.ir.BufferLayout;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.Dep;
 import dev.nunac.ir.Plan;
+import dev.nunac.ir.Postconditions;
 import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
@@ -114,8 +115,9 @@ public final class LaunchTable {
             Realised.RankLaunch rl = r.realised().ranks().get(rank);
             RankPlan rp = plan.rank(rank);
             List<ChunkSpace.Storage> sts = storagesOf.get(rank);
+            List<Postconditions.Run> expected = Postconditions.of(plan, rank);
             line(sb, "rank id=" + rank + " storages=" + sts.size() + " threadblocks=" + rp.threadblocks().size()
-                    + " grid=" + rl.grid().length + " streams=" + rl.streams().size());
+                    + " grid=" + rl.grid().length + " streams=" + rl.streams().size() + " expects=" + expected.size());
             for (int i = 0; i < sts.size(); i++) {
                 ChunkSpace.Storage s = sts.get(i);
                 PageMap pm = pages.get(rank + ":" + s.buffer());
@@ -129,6 +131,11 @@ public final class LaunchTable {
                 Integer sid = storageIds.get(rank).get(slot.buffer());
                 if (cap <= 0 || sid == null) continue;
                 line(sb, "view rank=" + rank + " buffer=" + b + " storage=" + sid + " offset=" + slot.index() + " chunks=" + cap);
+            }
+            // the postcondition, as the checker proved it: the runtime checks a run's output against it
+            for (Postconditions.Run e : expected) {
+                line(sb, "expect rank=" + rank + " out=" + e.index() + " count=" + e.count() + " op=" + (e.reduced() ? "sum" : "copy")
+                        + " src=" + (e.reduced() ? "*" : String.valueOf(e.srcRank())) + ":" + e.srcIndex());
             }
             for (Threadblock tb : rp.threadblocks()) {
                 int g = base[rank] + tb.id();

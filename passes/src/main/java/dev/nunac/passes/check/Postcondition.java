@@ -3,21 +3,11 @@ package dev.nunac.passes.check;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.Plan;
+import dev.nunac.ir.Postconditions;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * What a standard collective must leave in the output buffers, with n ranks and c chunks per
- * rank slot (MSCCLang's collectives):
- * <ul>
- * <li>allgather: output[r][p*c + i] = input[p][i]
- * <li>allreduce: output[r][i] = ⊕_p input[p][i]
- * <li>reducescatter: output[r][i] = ⊕_p input[p][r*c + i]
- * <li>alltoall: output[r][p*c + i] = input[p][r*c + i]
- * <li>broadcast (root q): output[r][i] = input[q][i]
- * <li>reduce (root q): output[q][i] = ⊕_p input[p][i]
- * </ul>
- */
+/** The collective's postcondition ({@link Postconditions}) checked on the plan's symbolic execution. */
 final class Postcondition {
     private Postcondition() {}
 
@@ -30,31 +20,13 @@ final class Postcondition {
     }
 
     private static void checkAll(Plan plan, SymbolicExecution ex, Diagnostics d) {
-        int n = plan.ranks();
-        int c = plan.effectiveChunkFactor();
-        int root = Integer.parseInt(plan.attributes().getOrDefault("root", "0"));
         String coll = plan.collective().id();
-        for (int r = 0; r < n; r++) {
-            switch (plan.collective()) {
-                case ALLGATHER -> {
-                    for (int p = 0; p < n; p++) for (int i = 0; i < c; i++) expect(plan, ex, d, coll, r, p * c + i, single(ex, p, i));
+        for (int r = 0; r < plan.ranks(); r++) {
+            for (Postconditions.Run run : Postconditions.of(plan, r)) {
+                for (int k = 0; k < run.count(); k++) {
+                    int[] want = run.reduced() ? sum(ex, plan.ranks(), run.srcIndex() + k) : single(ex, run.srcRank(), run.srcIndex() + k);
+                    expect(plan, ex, d, coll, r, run.index() + k, want);
                 }
-                case ALLREDUCE -> {
-                    for (int i = 0; i < c; i++) expect(plan, ex, d, coll, r, i, sum(ex, n, i));
-                }
-                case REDUCESCATTER -> {
-                    for (int i = 0; i < c; i++) expect(plan, ex, d, coll, r, i, sum(ex, n, r * c + i));
-                }
-                case ALLTOALL -> {
-                    for (int p = 0; p < n; p++) for (int i = 0; i < c; i++) expect(plan, ex, d, coll, r, p * c + i, single(ex, p, r * c + i));
-                }
-                case BROADCAST -> {
-                    for (int i = 0; i < c; i++) expect(plan, ex, d, coll, r, i, single(ex, root, i));
-                }
-                case REDUCE -> {
-                    if (r == root) for (int i = 0; i < c; i++) expect(plan, ex, d, coll, r, i, sum(ex, n, i));
-                }
-                case CUSTOM -> { }
             }
         }
     }

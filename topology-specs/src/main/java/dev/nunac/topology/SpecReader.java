@@ -46,6 +46,12 @@ final class SpecReader {
 
     /** Reads a spec; throws {@code CompileException(INPUT)} listing every problem found. */
     static Topology read(JNode root, Diagnostics d) {
+        return read(root, d, true);
+    }
+
+    /** As {@link #read(JNode, Diagnostics)}; {@code schema} false skips the structure check (bundled specs, checked by a test). */
+    static Topology read(JNode root, Diagnostics d, boolean schema) {
+        if (schema && !SpecSchema.check(root, d)) d.throwIfErrors(ErrorKind.INPUT);
         Topology t = new SpecReader(d).topology(root);
         d.throwIfErrors(ErrorKind.INPUT);
         return t;
@@ -100,11 +106,9 @@ final class SpecReader {
                 scaleUp, scaleOut, latencies, budgets, granularities, narProv);
     }
 
-    /** The object {@code n} of definition {@code def}: members outside the definition are reported. */
+    /** The object {@code n} of definition {@code def} of the schema (which has checked its members). */
     private JsonFields obj(JNode n, String path, String def) {
-        JsonFields o = JsonFields.of(n, path, JsonFields.collect(d));
-        if (o != null) o.allowOnly(SpecFields.of(def));
-        return o;
+        return JsonFields.of(n, path, JsonFields.collect(d));
     }
 
     private JsonFields obj(JsonFields parent, String field, boolean required, String def) {

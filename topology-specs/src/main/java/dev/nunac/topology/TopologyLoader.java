@@ -44,7 +44,20 @@ public final class TopologyLoader {
         return JsonReader.parse(displayName, bytes, LIMITS);
     }
 
+    /**
+     * A bundled spec, with an optional override. A bundled spec is part of the build and
+     * {@code BundledSpecsTest} holds it to the schema, so only an override makes it pay for the
+     * schema check.
+     */
+    static Topology bundled(String displayName, byte[] bytes, Path override) {
+        return build(tree(displayName, bytes), override, override != null);
+    }
+
     private static Topology build(JNode base, Path override) {
+        return build(base, override, true);
+    }
+
+    private static Topology build(JNode base, Path override, boolean schema) {
         JNode root = base;
         if (override != null) {
             JNode patch = tree(override.toString(), read(override));
@@ -53,7 +66,7 @@ public final class TopologyLoader {
             }
             root = MergePatch.apply(base, patch);
         }
-        return SpecReader.read(root, new Diagnostics());
+        return SpecReader.read(root, new Diagnostics(), schema);
     }
 
     /** The bounds of a topology spec and of an override. */

@@ -29,7 +29,7 @@ class BadSpecsTest {
             mesh-overlap             | 18 | router (1, 0) is already in die 'd0'
             direct-peer-self         | 41 | $.scaleUp.peers[2][2]: GPU 2 cannot reach itself
             unknown-die              | 18 | $.noc.mesh.regions[1].die: unknown die 'd7'
-            range-syntax             | 34 | '0-1' is not a range like "0..5"
+            range-syntax             | 34 | $.io.groups[0].routers.y: must be an integer or a string matching
             trailing-comma           |  3 | malformed JSON
             duplicate-key            |  3 | Duplicate field 'format'
             too-deep                 |  1 | JSON nested deeper than 32 levels

@@ -48,9 +48,12 @@ public final class JsonReader {
         this.kind = kind;
     }
 
-    /** Reads and parses {@code path}; a file that cannot be read is an INPUT error, a malformed one of {@code kind}. */
+    /**
+     * Reads and parses {@code path}; a file that cannot be read is an INPUT error, one too large
+     * or malformed an error of {@code kind}.
+     */
     public static JNode read(Path path, JsonLimits limits, ErrorKind kind) {
-        return parse(path.toString(), bytes(path, limits), limits, kind);
+        return parse(path.toString(), bytes(path, limits, kind), limits, kind);
     }
 
     /** Parses {@code bytes} read from {@code file} (the name used in messages); errors are INPUT errors. */
@@ -99,11 +102,16 @@ public final class JsonReader {
      * deliver them.
      */
     public static byte[] bytes(Path path, JsonLimits limits) {
+        return bytes(path, limits, ErrorKind.INPUT);
+    }
+
+    /** As {@link #bytes(Path, JsonLimits)}, a file over the size limit an error of {@code kind}. */
+    public static byte[] bytes(Path path, JsonLimits limits, ErrorKind kind) {
         String name = path.toString();
         try {
             if (Files.isDirectory(path)) throw input(name, "is a directory, not a " + limits.what());
             long size = Files.size(path);
-            if (size > limits.maxBytes()) throw input(name, tooLarge(limits, "is " + size + " bytes"));
+            if (size > limits.maxBytes()) throw new CompileException(kind, SourcePos.of(name), tooLarge(limits, "is " + size + " bytes"));
             int cap = (int) Math.min(limits.maxBytes() + 1, Integer.MAX_VALUE - 16);
             byte[] bytes;
             if (Files.isRegularFile(path)) {
@@ -113,7 +121,9 @@ public final class JsonReader {
             } else {
                 bytes = DeadlineRead.read(path, limits.maxBytes(), limits.maxSeconds(), limits.raise("input-seconds"));
             }
-            if (bytes.length > limits.maxBytes()) throw input(name, tooLarge(limits, "is more than " + limits.maxBytes() + " bytes"));
+            if (bytes.length > limits.maxBytes()) {
+                throw new CompileException(kind, SourcePos.of(name), tooLarge(limits, "is more than " + limits.maxBytes() + " bytes"));
+            }
             return bytes;
         } catch (NoSuchFileException e) {
             throw input(name, "no such file");

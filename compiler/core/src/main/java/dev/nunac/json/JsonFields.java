@@ -233,6 +233,22 @@ public final class JsonFields {
         return a == null ? List.of() : a.items();
     }
 
+    /** What {@link #eachInt} hands on: an item of an array of integers, its path and its value. */
+    @FunctionalInterface
+    public interface IntItem {
+        void accept(JNode node, String path, int value);
+    }
+
+    /** Each item of a required array of integers in {@code min..max}; an item that is not one is reported and skipped. */
+    public void eachInt(String field, long min, long max, IntItem f) {
+        List<JNode> items = items(field, true);
+        for (int i = 0; i < items.size(); i++) {
+            String p = at(field) + "[" + i + "]";
+            Integer v = integer(items.get(i), p, min, max);
+            if (v != null) f.accept(items.get(i), p, v);
+        }
+    }
+
     public JsonFields obj(String field, boolean required) {
         JNode n = get(field, required);
         return n == null ? null : of(n, at(field), report);

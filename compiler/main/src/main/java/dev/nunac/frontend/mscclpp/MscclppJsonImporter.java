@@ -213,22 +213,15 @@ public final class MscclppJsonImporter {
                 JsonFields rg = m.item("rank_groups", i, rgs.get(i));
                 if (rg == null) continue;
                 List<Integer> rs = new ArrayList<>();
-                List<JNode> ranks = rg.items("ranks", true);
-                for (int j = 0; j < ranks.size(); j++) rs.add(rg.integer(ranks.get(j), rg.at("ranks") + "[" + j + "]", 0, Integer.MAX_VALUE));
+                rg.eachInt("ranks", 0, Integer.MAX_VALUE, (n, at, r) -> rs.add(r));
                 if (rs.contains(rank)) group = rs;
             }
             switches.add(new Resources.SwitchChannel(buf, group));
         } else {
-            List<JNode> ps = m.items("connected_to", true);
-            for (int i = 0; i < ps.size(); i++) {
-                JNode p = ps.get(i);
-                String at = m.at("connected_to") + "[" + i + "]";
-                Integer peer = m.integer(p, at, 0, Integer.MAX_VALUE);
-                if (peer != null && (peer >= ngpus || peer == rank)) {
-                    m.error(p, at, "channel of gpu " + rank + " is connected to " + peer + ", which is not another rank");
-                }
-                peers.computeIfAbsent(type, x -> new ArrayList<>()).add(peer == null ? -1 : peer);
-            }
+            m.eachInt("connected_to", 0, Integer.MAX_VALUE, (p, at, peer) -> {
+                if (peer >= ngpus || peer == rank) m.error(p, at, "channel of gpu " + rank + " is connected to " + peer + ", which is not another rank");
+                peers.computeIfAbsent(type, x -> new ArrayList<>()).add(peer);
+            });
         }
     }
 
@@ -262,11 +255,7 @@ public final class MscclppJsonImporter {
             if (m == null) continue;
             String type = m.string(typeKey, true);
             List<Integer> ids = new ArrayList<>();
-            List<JNode> is = m.items(idsKey, true);
-            for (int i = 0; i < is.size(); i++) {
-                Integer v = m.integer(is.get(i), m.at(idsKey) + "[" + i + "]", 0, Integer.MAX_VALUE);
-                ids.add(v == null ? -1 : v);
-            }
+            m.eachInt(idsKey, 0, Integer.MAX_VALUE, (n, at, v) -> ids.add(v));
             if (type != null) out.computeIfAbsent(type, x -> new ArrayList<>()).addAll(ids);
         }
         return out;

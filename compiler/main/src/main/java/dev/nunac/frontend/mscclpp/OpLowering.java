@@ -126,18 +126,10 @@ final class OpLowering {
             out.add(new Draft(OpKind.NOP, null, null, -1, op.pos()));
         } else if (name.equals("sem_acquire") || name.equals("sem_release")) {
             List<Integer> ids = new ArrayList<>();
-            List<JNode> sems = m.items("semaphore_ids", true);
-            for (int k = 0; k < sems.size(); k++) {
-                JNode id = sems.get(k);
-                Integer i = m.integer(id, m.at("semaphore_ids") + "[" + k + "]", 0, Integer.MAX_VALUE);
-                if (i == null) continue;
-                if (i >= res.semaphores()) {
-                    d.error(id.pos(), "semaphore id " + i + " names no semaphore of gpu " + res.rank() + " (it has "
-                            + res.semaphores() + ")");
-                } else {
-                    ids.add(i);
-                }
-            }
+            m.eachInt("semaphore_ids", 0, Integer.MAX_VALUE, (id, at, i) -> {
+                if (i < res.semaphores()) ids.add(i);
+                else d.error(id.pos(), "semaphore id " + i + " names no semaphore of gpu " + res.rank() + " (it has " + res.semaphores() + ")");
+            });
             Sync.Kind kind = name.equals("sem_acquire") ? Sync.Kind.ACQUIRE : Sync.Kind.RELEASE;
             out.add(Draft.sync(new Sync(kind, ids, 0), op.pos()));
         } else if (name.equals("barrier")) {
@@ -166,16 +158,12 @@ final class OpLowering {
     /** The channels an operation's {@code channel_ids} name: each one's peer and connection. */
     private List<Link> links(JsonFields m, String chType) {
         List<Link> links = new ArrayList<>();
-        List<JNode> ids = m.items("channel_ids", true);
-        for (int k = 0; k < ids.size(); k++) {
-            JNode id = ids.get(k);
-            Integer i = m.integer(id, m.at("channel_ids") + "[" + k + "]", 0, Integer.MAX_VALUE);
-            if (i == null) continue;
+        m.eachInt("channel_ids", 0, Integer.MAX_VALUE, (id, at, i) -> {
             int ch = res.channel(chType, i);
             int peer = res.peer(chType, ch);
             if (peer < 0) d.error(id.pos(), "channel id " + i + " names no " + chType + " channel of this threadblock");
             else links.add(new Link(peer, res.connection(chType, ch)));
-        }
+        });
         return links;
     }
 

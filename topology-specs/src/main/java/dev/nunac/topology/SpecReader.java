@@ -14,9 +14,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Turns a positioned JSON tree into a {@link Topology}: checks every field, expands the compact
- * generators (mesh, router sets, per-router groups) and resolves references. All problems found
- * are reported together; nothing is built unless the spec is clean.
+ * Turns a positioned JSON tree into a {@link Topology}: first its structure against the schema
+ * ({@link SpecSchema}), then what no schema can say: it expands the compact generators (mesh,
+ * router sets, per-router groups), resolves references and checks uniqueness, coverage and
+ * connectivity. All problems found are reported together; nothing is built unless the spec is
+ * clean. Its typed getters still say what they expect, for a tree the schema has not seen.
  */
 final class SpecReader {
     static final int FORMAT = 1;
@@ -58,7 +60,7 @@ final class SpecReader {
     }
 
     private Topology topology(JNode rootNode) {
-        JsonFields root = obj(rootNode, "$", "topology");
+        JsonFields root = obj(rootNode, "$");
         if (root == null) return null;
         Integer format = root.integer("format", true, 0, Integer.MAX_VALUE);
         if (format != null && format != FORMAT) root.error("format", "unsupported format " + format + "; this nunac reads format " + FORMAT);
@@ -68,31 +70,31 @@ final class SpecReader {
         root.str("description", false);
         readSources(root);
         readDies(root);
-        JsonFields nocObj = obj(root, "noc", true, "noc");
+        JsonFields nocObj = obj(root, "noc", true);
         int before = d.errorCount();
         Noc noc = nocObj == null ? null : readNoc(nocObj);
         // Without a sound router graph every router reference would fail too: report the cause only.
         if (d.errorCount() > before || nocObj == null) return null;
-        JsonFields compute = obj(root, "compute", true, "compute");
+        JsonFields compute = obj(root, "compute", true);
         Dispatch dispatch = compute == null ? null : readCompute(compute);
-        JsonFields memObj = obj(root, "memory", true, "memory");
+        JsonFields memObj = obj(root, "memory", true);
         Memory memory = memObj == null ? null : readMemory(memObj);
-        JsonFields io = obj(root, "io", true, "io");
+        JsonFields io = obj(root, "io", true);
         if (io != null) readIo(io);
         List<Port> planes = ports.stream().filter(p -> p.plane() >= 0).toList();
-        JsonFields su = obj(root, "scaleUp", true, "scaleUp");
+        JsonFields su = obj(root, "scaleUp", true);
         ScaleUp scaleUp = su == null ? null : readScaleUp(su, planes.size(), io == null ? null : q(io, "bandwidthGBs", false, 0, true));
-        JsonFields so = obj(root, "scaleOut", false, "scaleOut");
+        JsonFields so = obj(root, "scaleOut", false);
         ScaleOut scaleOut = so == null ? null : readScaleOut(so);
-        JsonFields lat = obj(root, "latencies", true, "latencies");
+        JsonFields lat = obj(root, "latencies", true);
         Latencies latencies = null;
         if (lat != null) {
             latencies = new Latencies(q(lat, "cuToNocNs", true, 0, false), memory == null ? null : memory.latencyNs(),
                     q(lat, "linkNs", true, 0, false), q(lat, "dieToDieNs", false, 0, false));
         }
-        JsonFields bud = obj(root, "budgets", true, "budgets");
+        JsonFields bud = obj(root, "budgets", true);
         Budgets budgets = bud == null ? null : readBudgets(bud);
-        JsonFields nar = obj(root, "nar", true, "nar");
+        JsonFields nar = obj(root, "nar", true);
         int[] granularities = nar == null ? null : readNar(nar, planes.size());
         Provenance narProv = nar == null ? null : prov(nar);
         if (d.hasErrors()) return null;
@@ -106,14 +108,14 @@ final class SpecReader {
                 scaleUp, scaleOut, latencies, budgets, granularities, narProv);
     }
 
-    /** The object {@code n} of definition {@code def} of the schema (which has checked its members). */
-    private JsonFields obj(JNode n, String path, String def) {
+    /** The object {@code n} at {@code path} (the schema has checked its members). */
+    private JsonFields obj(JNode n, String path) {
         return JsonFields.of(n, path, JsonFields.collect(d));
     }
 
-    private JsonFields obj(JsonFields parent, String field, boolean required, String def) {
+    private JsonFields obj(JsonFields parent, String field, boolean required) {
         JNode n = parent.get(field, required);
-        return n == null ? null : obj(n, parent.at(field), def);
+        return n == null ? null : obj(n, parent.at(field));
     }
 
     // ---- provenance ----
@@ -132,7 +134,7 @@ final class SpecReader {
     }
 
     private Quantity q(JsonFields parent, String field, boolean required, double min, boolean exclusive) {
-        JsonFields o = obj(parent, field, required, "quantity");
+        JsonFields o = obj(parent, field, required);
         if (o == null) return null;
         Double v = o.number("value", true, min, exclusive);
         Provenance p = prov(o);
@@ -159,7 +161,7 @@ final class SpecReader {
         if (arr.items().isEmpty()) root.error("dies", "at least one die is required");
         Map<Integer, JsonFields> stacked = new LinkedHashMap<>();
         for (int i = 0; i < arr.items().size(); i++) {
-            JsonFields o = obj(arr.items().get(i), root.at("dies") + "[" + i + "]", "die");
+            JsonFields o = obj(arr.items().get(i), root.at("dies") + "[" + i + "]");
             if (o == null) continue;
             String id = o.str("id", true);
             String kind = o.choice("kind", true, List.of("compute", "io", "base"));
@@ -217,7 +219,7 @@ final class SpecReader {
         if (mesh && (o.has("routers") || o.has("links"))) {
             o.error("mesh", "give either 'mesh' or 'routers' and 'links', not both");
         } else if (mesh) {
-            readMesh(obj(o, "mesh", true, "mesh"), hop, bw);
+            readMesh(obj(o, "mesh", true), hop, bw);
         } else {
             if (!o.has("routers")) d.error(o.pos(), o.path() + ": missing 'mesh' or 'routers'");
             readRouters(o, hop, bw);
@@ -239,7 +241,7 @@ final class SpecReader {
         int[] owner = new int[w * h];
         java.util.Arrays.fill(owner, -1);
         for (int i = 0; i < regions.items().size(); i++) {
-            JsonFields r = obj(regions.items().get(i), m.at("regions") + "[" + i + "]", "meshRegion");
+            JsonFields r = obj(regions.items().get(i), m.at("regions") + "[" + i + "]");
             if (r == null) continue;
             Integer die = die(r, "die", true);
             int[] xs = range(r, "x", true);
@@ -294,7 +296,7 @@ final class SpecReader {
         JNode.JArray arr = o.array("routers", false);
         if (arr != null) {
             for (int i = 0; i < arr.items().size(); i++) {
-                JsonFields r = obj(arr.items().get(i), o.at("routers") + "[" + i + "]", "router");
+                JsonFields r = obj(arr.items().get(i), o.at("routers") + "[" + i + "]");
                 if (r == null) continue;
                 String id = r.str("id", true);
                 Integer x = r.integer("x", true, 0, 1023);
@@ -312,7 +314,7 @@ final class SpecReader {
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (int i = 0; i < ls.items().size(); i++) {
             String p = o.at("links") + "[" + i + "]";
-            JsonFields l = obj(ls.items().get(i), p, "link");
+            JsonFields l = obj(ls.items().get(i), p);
             if (l == null) continue;
             Integer a = router(l, "from");
             Integer b = router(l, "to");
@@ -421,7 +423,7 @@ final class SpecReader {
             if (a.items().isEmpty()) d.error(n.pos(), path + ": empty router list");
             if (!ok || a.items().isEmpty()) return null;
         } else if (n instanceof JNode.JObject) {
-            JsonFields sel = obj(n, path, "routerSet");
+            JsonFields sel = obj(n, path);
             if (sel.has("die")) {
                 if (sel.has("x") || sel.has("y")) sel.error("die", "select by 'die' or by 'x' and 'y', not both");
                 Integer die = die(sel, "die", true);
@@ -461,12 +463,12 @@ final class SpecReader {
         Map<Integer, Integer> bitOwner = new HashMap<>();
         if (groups != null) {
             for (int i = 0; i < groups.items().size(); i++) {
-                JsonFields g = obj(groups.items().get(i), o.at("groups") + "[" + i + "]", "cuGroup");
+                JsonFields g = obj(groups.items().get(i), o.at("groups") + "[" + i + "]");
                 if (g != null) readCuGroup(g, bitOwner);
             }
             if (groups.items().isEmpty()) o.error("groups", "at least one CU group is required");
         }
-        JsonFields dis = obj(o, "dispatch", true, "dispatch");
+        JsonFields dis = obj(o, "dispatch", true);
         if (dis == null) return null;
         String rule = dis.choice("rule", true, List.of("modulo", "round-robin", "any"));
         prov(dis);
@@ -494,7 +496,7 @@ final class SpecReader {
         int[] rs = routerSet(g, "routers");
         Integer per = g.integer("perRouter", true, 1, 4096);
         Integer die = g.has("die") ? die(g, "die", true) : null;
-        JsonFields mb = obj(g, "maskBit", false, "maskBit");
+        JsonFields mb = obj(g, "maskBit", false);
         Integer start = mb == null ? null : mb.integer("start", true, 0, MAX_ITEMS * 16L);
         Integer stride = mb == null ? Integer.valueOf(1) : mb.has("stride") ? mb.integer("stride", true, 1, 4096) : Integer.valueOf(1);
         if (rs == null || per == null || (g.has("die") && die == null) || (mb != null && (start == null || stride == null))) return;
@@ -539,7 +541,7 @@ final class SpecReader {
         JNode.JArray groups = o.array("groups", true);
         if (groups == null) return null;
         for (int i = 0; i < groups.items().size(); i++) {
-            JsonFields g = obj(groups.items().get(i), o.at("groups") + "[" + i + "]", "stackGroup");
+            JsonFields g = obj(groups.items().get(i), o.at("groups") + "[" + i + "]");
             if (g == null) continue;
             int[] rs = routerSet(g, "routers");
             Integer per = g.integer("perRouter", true, 1, 64);
@@ -562,7 +564,7 @@ final class SpecReader {
         if (groups == null) return;
         int plane = 0;
         for (int i = 0; i < groups.items().size(); i++) {
-            JsonFields g = obj(groups.items().get(i), o.at("groups") + "[" + i + "]", "portGroup");
+            JsonFields g = obj(groups.items().get(i), o.at("groups") + "[" + i + "]");
             if (g == null) continue;
             int[] rs = routerSet(g, "routers");
             Integer per = g.integer("perRouter", true, 1, 1024);
@@ -663,7 +665,7 @@ final class SpecReader {
         if (arr != null) {
             java.util.Set<String> ids = new java.util.HashSet<>();
             for (int i = 0; i < arr.items().size(); i++) {
-                JsonFields n = obj(arr.items().get(i), o.at("nics") + "[" + i + "]", "nic");
+                JsonFields n = obj(arr.items().get(i), o.at("nics") + "[" + i + "]");
                 if (n == null) continue;
                 String id = n.str("id", true);
                 String port = n.str("port", true);

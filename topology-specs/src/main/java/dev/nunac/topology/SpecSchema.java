@@ -112,8 +112,35 @@ final class SpecSchema {
                         + JsonFields.describe(at);
             }
             default:
-                return e.getMessage() + ", found " + JsonFields.describe(at);
+                return "must " + rule(e) + ", found " + JsonFields.describe(at);
         }
+    }
+
+    /** What a keyword asks of a value, in the words of the other JSON messages. */
+    private static String rule(Error e) {
+        Object[] args = e.getArguments();
+        String v = args != null && args.length > 0 ? String.valueOf(args[0]) : "";
+        return switch (e.getKeyword()) {
+            case "minimum" -> "be >= " + v;
+            case "exclusiveMinimum" -> "be > " + v;
+            case "maximum" -> "be <= " + v;
+            case "exclusiveMaximum" -> "be < " + v;
+            case "enum" -> "be one of " + String.join(", ", words(e.getSchemaNode()));
+            case "const" -> "be " + e.getSchemaNode();
+            case "pattern" -> "match " + v;
+            case "minLength" -> "1".equals(v) ? "not be empty" : "be at least " + v + " characters long";
+            case "minItems" -> "hold at least " + v + (v.equals("1") ? " item" : " items");
+            case "maxItems" -> "hold at most " + v + " items";
+            case "minProperties" -> "hold at least " + v + (v.equals("1") ? " member" : " members");
+            case "uniqueItems" -> "list each item once";
+            default -> "fit the schema (" + e.getMessage() + ")";
+        };
+    }
+
+    private static List<String> words(JsonNode values) {
+        List<String> out = new ArrayList<>();
+        if (values != null) values.forEach(x -> out.add(x.isTextual() ? x.asText() : x.toString()));
+        return out;
     }
 
     /** What one branch asks for, in words. */

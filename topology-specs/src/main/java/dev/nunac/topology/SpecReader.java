@@ -2,7 +2,8 @@ package dev.nunac.topology;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
-import dev.nunac.topology.json.JNode;
+import dev.nunac.json.JNode;
+import dev.nunac.json.JsonFields;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,9 +14,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Turns a positioned JSON tree into a {@link Topology}: checks every field, expands the compact
- * generators (mesh, router sets, per-router groups) and resolves references. All problems found
- * are reported together; nothing is built unless the spec is clean.
+ * Turns a positioned JSON tree into a {@link Topology}: first its structure against the schema
+ * ({@link SpecSchema}), then what no schema can say: it expands the compact generators (mesh,
+ * router sets, per-router groups), resolves references and checks uniqueness, coverage and
+ * connectivity. All problems found are reported together; nothing is built unless the spec is
+ * clean. Its typed getters still say what they expect, for a tree the schema has not seen.
  */
 final class SpecReader {
     static final int FORMAT = 1;
@@ -45,13 +48,19 @@ final class SpecReader {
 
     /** Reads a spec; throws {@code CompileException(INPUT)} listing every problem found. */
     static Topology read(JNode root, Diagnostics d) {
+        return read(root, d, true);
+    }
+
+    /** As {@link #read(JNode, Diagnostics)}; {@code schema} false skips the structure check (bundled specs, checked by a test). */
+    static Topology read(JNode root, Diagnostics d, boolean schema) {
+        if (schema && !SpecSchema.check(root, d)) d.throwIfErrors(ErrorKind.INPUT);
         Topology t = new SpecReader(d).topology(root);
         d.throwIfErrors(ErrorKind.INPUT);
         return t;
     }
 
     private Topology topology(JNode rootNode) {
-        Obj root = Obj.of(rootNode, "$", "topology", d);
+        JsonFields root = obj(rootNode, "$");
         if (root == null) return null;
         Integer format = root.integer("format", true, 0, Integer.MAX_VALUE);
         if (format != null && format != FORMAT) root.error("format", "unsupported format " + format + "; this nunac reads format " + FORMAT);
@@ -61,31 +70,31 @@ final class SpecReader {
         root.str("description", false);
         readSources(root);
         readDies(root);
-        Obj nocObj = root.obj("noc", true, "noc");
+        JsonFields nocObj = obj(root, "noc", true);
         int before = d.errorCount();
         Noc noc = nocObj == null ? null : readNoc(nocObj);
         // Without a sound router graph every router reference would fail too: report the cause only.
         if (d.errorCount() > before || nocObj == null) return null;
-        Obj compute = root.obj("compute", true, "compute");
+        JsonFields compute = obj(root, "compute", true);
         Dispatch dispatch = compute == null ? null : readCompute(compute);
-        Obj memObj = root.obj("memory", true, "memory");
+        JsonFields memObj = obj(root, "memory", true);
         Memory memory = memObj == null ? null : readMemory(memObj);
-        Obj io = root.obj("io", true, "io");
+        JsonFields io = obj(root, "io", true);
         if (io != null) readIo(io);
         List<Port> planes = ports.stream().filter(p -> p.plane() >= 0).toList();
-        Obj su = root.obj("scaleUp", true, "scaleUp");
+        JsonFields su = obj(root, "scaleUp", true);
         ScaleUp scaleUp = su == null ? null : readScaleUp(su, planes.size(), io == null ? null : q(io, "bandwidthGBs", false, 0, true));
-        Obj so = root.obj("scaleOut", false, "scaleOut");
+        JsonFields so = obj(root, "scaleOut", false);
         ScaleOut scaleOut = so == null ? null : readScaleOut(so);
-        Obj lat = root.obj("latencies", true, "latencies");
+        JsonFields lat = obj(root, "latencies", true);
         Latencies latencies = null;
         if (lat != null) {
             latencies = new Latencies(q(lat, "cuToNocNs", true, 0, false), memory == null ? null : memory.latencyNs(),
                     q(lat, "linkNs", true, 0, false), q(lat, "dieToDieNs", false, 0, false));
         }
-        Obj bud = root.obj("budgets", true, "budgets");
+        JsonFields bud = obj(root, "budgets", true);
         Budgets budgets = bud == null ? null : readBudgets(bud);
-        Obj nar = root.obj("nar", true, "nar");
+        JsonFields nar = obj(root, "nar", true);
         int[] granularities = nar == null ? null : readNar(nar, planes.size());
         Provenance narProv = nar == null ? null : prov(nar);
         if (d.hasErrors()) return null;
@@ -99,30 +108,40 @@ final class SpecReader {
                 scaleUp, scaleOut, latencies, budgets, granularities, narProv);
     }
 
+    /** The object {@code n} at {@code path} (the schema has checked its members). */
+    private JsonFields obj(JNode n, String path) {
+        return JsonFields.of(n, path, JsonFields.collect(d));
+    }
+
+    private JsonFields obj(JsonFields parent, String field, boolean required) {
+        JNode n = parent.get(field, required);
+        return n == null ? null : obj(n, parent.at(field));
+    }
+
     // ---- provenance ----
 
-    private void readSources(Obj root) {
+    private void readSources(JsonFields root) {
         JNode n = root.get("sources", true);
         if (n == null) return;
         if (!(n instanceof JNode.JObject o)) {
-            root.error("sources", "expected an object of citation strings, found " + n.typeName());
+            root.error("sources", "must be an object of citation strings, found " + JsonFields.describe(n));
             return;
         }
         for (var e : o.fields().entrySet()) {
             if (e.getValue() instanceof JNode.JString s && !s.value().isBlank()) sources.put(e.getKey(), s.value());
-            else d.error(e.getValue().pos(), "$.sources." + e.getKey() + ": expected a non-empty citation string");
+            else d.error(e.getValue().pos(), "$.sources." + e.getKey() + ": must be a non-empty citation string, found " + JsonFields.describe(e.getValue()));
         }
     }
 
-    private Quantity q(Obj parent, String field, boolean required, double min, boolean exclusive) {
-        Obj o = parent.obj(field, required, "quantity");
+    private Quantity q(JsonFields parent, String field, boolean required, double min, boolean exclusive) {
+        JsonFields o = obj(parent, field, required);
         if (o == null) return null;
         Double v = o.number("value", true, min, exclusive);
         Provenance p = prov(o);
         return v == null || p == null ? null : new Quantity(v, p.basis(), p.source(), p.note());
     }
 
-    private Provenance prov(Obj o) {
+    private Provenance prov(JsonFields o) {
         String basis = o.choice("basis", true, BASES);
         String source = o.str("source", true);
         if (source != null && !sources.containsKey(source)) {
@@ -136,13 +155,13 @@ final class SpecReader {
 
     // ---- dies ----
 
-    private void readDies(Obj root) {
+    private void readDies(JsonFields root) {
         JNode.JArray arr = root.array("dies", true);
         if (arr == null) return;
         if (arr.items().isEmpty()) root.error("dies", "at least one die is required");
-        Map<Integer, Obj> stacked = new LinkedHashMap<>();
+        Map<Integer, JsonFields> stacked = new LinkedHashMap<>();
         for (int i = 0; i < arr.items().size(); i++) {
-            Obj o = Obj.of(arr.items().get(i), root.at("dies") + "[" + i + "]", "die", d);
+            JsonFields o = obj(arr.items().get(i), root.at("dies") + "[" + i + "]");
             if (o == null) continue;
             String id = o.str("id", true);
             String kind = o.choice("kind", true, List.of("compute", "io", "base"));
@@ -166,11 +185,11 @@ final class SpecReader {
         }
     }
 
-    private int[] pair(Obj o, String field) {
+    private int[] pair(JsonFields o, String field) {
         JNode.JArray a = o.array(field, true);
         if (a == null) return null;
         if (a.items().size() != 2) {
-            o.error(field, "expected [col, row], found " + a.items().size() + " numbers");
+            o.error(field, "must be [col, row], found " + a.items().size() + " numbers");
             return null;
         }
         Integer x = o.integer(a.items().get(0), o.at(field) + "[0]", 0, 1023);
@@ -178,7 +197,7 @@ final class SpecReader {
         return x == null || y == null ? null : new int[] {x, y};
     }
 
-    private Integer die(Obj o, String field, boolean required) {
+    private Integer die(JsonFields o, String field, boolean required) {
         String id = o.str(field, required);
         if (id == null) return null;
         Integer idx = dieIds.get(id);
@@ -190,7 +209,7 @@ final class SpecReader {
 
     private Routing nocRouting = Routing.SHORTEST;
 
-    private Noc readNoc(Obj o) {
+    private Noc readNoc(JsonFields o) {
         String routing = o.choice("routing", true, List.of("xy", "shortest"));
         if (routing != null) nocRouting = Routing.valueOf(routing.toUpperCase(Locale.ROOT));
         Quantity clock = q(o, "clockMHz", true, 0, true);
@@ -200,16 +219,16 @@ final class SpecReader {
         if (mesh && (o.has("routers") || o.has("links"))) {
             o.error("mesh", "give either 'mesh' or 'routers' and 'links', not both");
         } else if (mesh) {
-            readMesh(o.obj("mesh", true, "mesh"), hop, bw);
+            readMesh(obj(o, "mesh", true), hop, bw);
         } else {
-            if (!o.has("routers")) d.error(o.pos(), o.path + ": missing 'mesh' or 'routers'");
+            if (!o.has("routers")) d.error(o.pos(), o.path() + ": missing 'mesh' or 'routers'");
             readRouters(o, hop, bw);
         }
         if ("xy".equals(routing) && !mesh) o.error("routing", "'xy' routing needs a 'mesh'; use 'shortest' for other graphs");
         return clock == null || hop == null || bw == null ? null : new Noc(clock, hop, bw);
     }
 
-    private void readMesh(Obj m, Quantity hop, Quantity bw) {
+    private void readMesh(JsonFields m, Quantity hop, Quantity bw) {
         if (m == null) return;
         Integer w = m.integer("width", true, 1, 1024);
         Integer h = m.integer("height", true, 1, 1024);
@@ -222,7 +241,7 @@ final class SpecReader {
         int[] owner = new int[w * h];
         java.util.Arrays.fill(owner, -1);
         for (int i = 0; i < regions.items().size(); i++) {
-            Obj r = Obj.of(regions.items().get(i), m.at("regions") + "[" + i + "]", "meshRegion", d);
+            JsonFields r = obj(regions.items().get(i), m.at("regions") + "[" + i + "]");
             if (r == null) continue;
             Integer die = die(r, "die", true);
             int[] xs = range(r, "x", true);
@@ -273,11 +292,11 @@ final class SpecReader {
         return ((long) x << 32) | (y & 0xffffffffL);
     }
 
-    private void readRouters(Obj o, Quantity hop, Quantity bw) {
+    private void readRouters(JsonFields o, Quantity hop, Quantity bw) {
         JNode.JArray arr = o.array("routers", false);
         if (arr != null) {
             for (int i = 0; i < arr.items().size(); i++) {
-                Obj r = Obj.of(arr.items().get(i), o.at("routers") + "[" + i + "]", "router", d);
+                JsonFields r = obj(arr.items().get(i), o.at("routers") + "[" + i + "]");
                 if (r == null) continue;
                 String id = r.str("id", true);
                 Integer x = r.integer("x", true, 0, 1023);
@@ -295,7 +314,7 @@ final class SpecReader {
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (int i = 0; i < ls.items().size(); i++) {
             String p = o.at("links") + "[" + i + "]";
-            Obj l = Obj.of(ls.items().get(i), p, "link", d);
+            JsonFields l = obj(ls.items().get(i), p);
             if (l == null) continue;
             Integer a = router(l, "from");
             Integer b = router(l, "to");
@@ -314,7 +333,7 @@ final class SpecReader {
         }
     }
 
-    private Integer router(Obj o, String field) {
+    private Integer router(JsonFields o, String field) {
         String id = o.str(field, true);
         if (id == null) return null;
         Integer r = routerIds.get(id);
@@ -325,7 +344,7 @@ final class SpecReader {
     // ---- generators ----
 
     /** An integer range: {@code 3}, {@code "0..5"} (inclusive) or {@code [0, 2, 4]}. */
-    private int[] range(Obj o, String field, boolean required) {
+    private int[] range(JsonFields o, String field, boolean required) {
         JNode n = o.get(field, required);
         return n == null ? null : range(n, o.at(field));
     }
@@ -360,7 +379,7 @@ final class SpecReader {
             }
             return r;
         }
-        d.error(n.pos(), path + ": expected an integer, a range \"a..b\" or a non-empty array of integers, found " + Obj.describe(n));
+        d.error(n.pos(), path + ": must be an integer, a range \"a..b\" or a non-empty array of integers, found " + JsonFields.describe(n));
         return null;
     }
 
@@ -368,7 +387,7 @@ final class SpecReader {
         if (n instanceof JNode.JNumber x && x.integral() && x.value().signum() >= 0 && x.value().compareTo(java.math.BigDecimal.valueOf(1 << 20)) <= 0) {
             return x.value().intValue();
         }
-        d.error(n.pos(), path + ": expected a non-negative integer, found " + Obj.describe(n));
+        d.error(n.pos(), path + ": must be a non-negative integer, found " + JsonFields.describe(n));
         return null;
     }
 
@@ -376,7 +395,7 @@ final class SpecReader {
      * A set of routers, in order: an id, an array of ids, {@code {"x": R, "y": R}} (x outer, y
      * inner) or {@code {"die": id}} (by router index).
      */
-    private int[] routerSet(Obj o, String field) {
+    private int[] routerSet(JsonFields o, String field) {
         JNode n = o.get(field, true);
         if (n == null) return null;
         String path = o.at(field);
@@ -395,7 +414,7 @@ final class SpecReader {
                 Integer r = it instanceof JNode.JString s ? routerIds.get(s.value()) : null;
                 if (r == null) {
                     d.error(it.pos(), path + "[" + i + "]: " + (it instanceof JNode.JString s ? "unknown router '" + s.value() + "'"
-                            : "expected a router id, found " + Obj.describe(it)));
+                            : "must be a router id, found " + JsonFields.describe(it)));
                     ok = false;
                 } else {
                     out.add(r);
@@ -404,7 +423,7 @@ final class SpecReader {
             if (a.items().isEmpty()) d.error(n.pos(), path + ": empty router list");
             if (!ok || a.items().isEmpty()) return null;
         } else if (n instanceof JNode.JObject) {
-            Obj sel = Obj.of(n, path, "routerSet", d);
+            JsonFields sel = obj(n, path);
             if (sel.has("die")) {
                 if (sel.has("x") || sel.has("y")) sel.error("die", "select by 'die' or by 'x' and 'y', not both");
                 Integer die = die(sel, "die", true);
@@ -427,7 +446,7 @@ final class SpecReader {
                 }
             }
         } else {
-            d.error(n.pos(), path + ": expected a router id, an array of ids or {\"x\", \"y\"} / {\"die\"}, found " + Obj.describe(n));
+            d.error(n.pos(), path + ": must be a router id, an array of ids or {\"x\", \"y\"} / {\"die\"}, found " + JsonFields.describe(n));
             return null;
         }
         if (out.stream().distinct().count() != out.size()) {
@@ -439,17 +458,17 @@ final class SpecReader {
 
     // ---- compute ----
 
-    private Dispatch readCompute(Obj o) {
+    private Dispatch readCompute(JsonFields o) {
         JNode.JArray groups = o.array("groups", true);
         Map<Integer, Integer> bitOwner = new HashMap<>();
         if (groups != null) {
             for (int i = 0; i < groups.items().size(); i++) {
-                Obj g = Obj.of(groups.items().get(i), o.at("groups") + "[" + i + "]", "cuGroup", d);
+                JsonFields g = obj(groups.items().get(i), o.at("groups") + "[" + i + "]");
                 if (g != null) readCuGroup(g, bitOwner);
             }
             if (groups.items().isEmpty()) o.error("groups", "at least one CU group is required");
         }
-        Obj dis = o.obj("dispatch", true, "dispatch");
+        JsonFields dis = obj(o, "dispatch", true);
         if (dis == null) return null;
         String rule = dis.choice("rule", true, List.of("modulo", "round-robin", "any"));
         prov(dis);
@@ -461,7 +480,7 @@ final class SpecReader {
                 JNode it = arr.items().get(i);
                 Integer idx = it instanceof JNode.JString s ? dieIds.get(s.value()) : null;
                 String p = dis.at("dies") + "[" + i + "]";
-                if (idx == null) d.error(it.pos(), p + ": unknown die " + Obj.describe(it));
+                if (idx == null) d.error(it.pos(), p + ": unknown die " + JsonFields.describe(it));
                 else if (dies.get(idx).kind() != DieKind.COMPUTE) d.error(it.pos(), p + ": die '" + dies.get(idx).id() + "' is not a compute die");
                 else if (ds.contains(idx)) d.error(it.pos(), p + ": die '" + dies.get(idx).id() + "' is listed twice");
                 else ds.add(idx);
@@ -473,11 +492,11 @@ final class SpecReader {
         return new Dispatch(Dispatch.Rule.valueOf(rule.toUpperCase(Locale.ROOT).replace('-', '_')), ds);
     }
 
-    private void readCuGroup(Obj g, Map<Integer, Integer> bitOwner) {
+    private void readCuGroup(JsonFields g, Map<Integer, Integer> bitOwner) {
         int[] rs = routerSet(g, "routers");
         Integer per = g.integer("perRouter", true, 1, 4096);
         Integer die = g.has("die") ? die(g, "die", true) : null;
-        Obj mb = g.obj("maskBit", false, "maskBit");
+        JsonFields mb = obj(g, "maskBit", false);
         Integer start = mb == null ? null : mb.integer("start", true, 0, MAX_ITEMS * 16L);
         Integer stride = mb == null ? Integer.valueOf(1) : mb.has("stride") ? mb.integer("stride", true, 1, 4096) : Integer.valueOf(1);
         if (rs == null || per == null || (g.has("die") && die == null) || (mb != null && (start == null || stride == null))) return;
@@ -515,14 +534,14 @@ final class SpecReader {
 
     // ---- memory and I/O ----
 
-    private Memory readMemory(Obj o) {
+    private Memory readMemory(JsonFields o) {
         Quantity bw = q(o, "bandwidthGBs", true, 0, true);
         Quantity cap = q(o, "capacityGiB", true, 0, true);
         Quantity lat = q(o, "latencyNs", true, 0, false);
         JNode.JArray groups = o.array("groups", true);
         if (groups == null) return null;
         for (int i = 0; i < groups.items().size(); i++) {
-            Obj g = Obj.of(groups.items().get(i), o.at("groups") + "[" + i + "]", "stackGroup", d);
+            JsonFields g = obj(groups.items().get(i), o.at("groups") + "[" + i + "]");
             if (g == null) continue;
             int[] rs = routerSet(g, "routers");
             Integer per = g.integer("perRouter", true, 1, 64);
@@ -539,13 +558,13 @@ final class SpecReader {
         return bw == null || cap == null || lat == null ? null : new Memory(bw, cap, lat);
     }
 
-    private void readIo(Obj o) {
+    private void readIo(JsonFields o) {
         Quantity bw = q(o, "bandwidthGBs", true, 0, true);
         JNode.JArray groups = o.array("groups", true);
         if (groups == null) return;
         int plane = 0;
         for (int i = 0; i < groups.items().size(); i++) {
-            Obj g = Obj.of(groups.items().get(i), o.at("groups") + "[" + i + "]", "portGroup", d);
+            JsonFields g = obj(groups.items().get(i), o.at("groups") + "[" + i + "]");
             if (g == null) continue;
             int[] rs = routerSet(g, "routers");
             Integer per = g.integer("perRouter", true, 1, 1024);
@@ -577,11 +596,11 @@ final class SpecReader {
 
     // ---- networks ----
 
-    private ScaleUp readScaleUp(Obj o, int planes, Quantity portBw) {
+    private ScaleUp readScaleUp(JsonFields o, int planes, Quantity portBw) {
         String model = o.choice("model", true, List.of("clos", "direct"));
         Provenance peersBasis = prov(o);
         if (model == null) return null;
-        if (planes == 0 && !d.hasErrors()) d.error(o.pos(), o.path + ": there are no scale-up ports (io groups of kind 'scale-up')");
+        if (planes == 0 && !d.hasErrors()) d.error(o.pos(), o.path() + ": there are no scale-up ports (io groups of kind 'scale-up')");
         if (model.equals("clos")) {
             Integer gpus = o.has("gpus") ? o.integer("gpus", true, 2, 1 << 20) : Integer.valueOf(0);
             if (o.has("peers")) o.error("peers", "'peers' applies to model 'direct' only; under 'clos' port i is on switch plane i");
@@ -597,14 +616,14 @@ final class SpecReader {
         } else if (peers instanceof JNode.JArray rows) {
             String p = o.at("peers");
             if (rows.items().size() != gpus) {
-                o.error("peers", "expected one row per GPU (" + gpus + "), found " + rows.items().size());
+                o.error("peers", "must have one row per GPU (" + gpus + "), found " + rows.items().size());
                 return null;
             }
             boolean ok = true;
             for (int g = 0; g < gpus; g++) {
                 JNode row = rows.items().get(g);
                 if (!(row instanceof JNode.JArray ra) || ra.items().size() != planes) {
-                    d.error(row.pos(), p + "[" + g + "]: expected an array of " + planes + " peers (one per scale-up port), found " + Obj.describe(row)
+                    d.error(row.pos(), p + "[" + g + "]: must be an array of " + planes + " peers (one per scale-up port), found " + JsonFields.describe(row)
                             + (row instanceof JNode.JArray ra2 ? " of " + ra2.items().size() : ""));
                     ok = false;
                     continue;
@@ -631,13 +650,13 @@ final class SpecReader {
             }
             if (!ok) return null;
         } else {
-            o.error("peers", "expected \"offset\" or a table (one row per GPU, one peer per scale-up port), found " + Obj.describe(peers));
+            o.error("peers", "must be \"offset\" or a table (one row per GPU, one peer per scale-up port), found " + JsonFields.describe(peers));
             return null;
         }
         return new ScaleUp(ScaleUpModel.DIRECT, gpus, table, portBw, peersBasis);
     }
 
-    private ScaleOut readScaleOut(Obj o) {
+    private ScaleOut readScaleOut(JsonFields o) {
         Integer per = o.integer("gpusPerBox", true, 1, 1024);
         Quantity lat = q(o, "latencyNs", true, 0, false);
         Quantity bw = q(o, "bandwidthGBs", true, 0, true);
@@ -646,7 +665,7 @@ final class SpecReader {
         if (arr != null) {
             java.util.Set<String> ids = new java.util.HashSet<>();
             for (int i = 0; i < arr.items().size(); i++) {
-                Obj n = Obj.of(arr.items().get(i), o.at("nics") + "[" + i + "]", "nic", d);
+                JsonFields n = obj(arr.items().get(i), o.at("nics") + "[" + i + "]");
                 if (n == null) continue;
                 String id = n.str("id", true);
                 String port = n.str("port", true);
@@ -661,7 +680,7 @@ final class SpecReader {
         return per == null || lat == null || bw == null ? null : new ScaleOut(per, nics, lat, bw);
     }
 
-    private Budgets readBudgets(Obj o) {
+    private Budgets readBudgets(JsonFields o) {
         Quantity out = q(o, "outstandingPerCu", true, 1, false);
         Quantity bytes = q(o, "inFlightBytesPerStack", true, 0, true);
         Quantity page = q(o, "pageBytes", true, 1, false);
@@ -669,14 +688,14 @@ final class SpecReader {
         if (page != null) {
             long v = page.asLong();
             if (v != page.value() || Long.bitCount(v) != 1) {
-                o.error("pageBytes", "page size " + Obj.fmt(page.value()) + " is not a power of two");
+                o.error("pageBytes", "page size " + JsonFields.fmt(page.value()) + " is not a power of two");
                 return null;
             }
         }
         return out == null || bytes == null || page == null ? null : new Budgets(out, bytes, page, slots);
     }
 
-    private int[] readNar(Obj o, int planes) {
+    private int[] readNar(JsonFields o, int planes) {
         JNode.JArray arr = o.array("granularities", true);
         if (arr == null) return null;
         java.util.TreeSet<Integer> ks = new java.util.TreeSet<>();

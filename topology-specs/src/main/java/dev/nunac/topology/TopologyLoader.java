@@ -4,13 +4,12 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
-import dev.nunac.topology.json.JNode;
-import dev.nunac.topology.json.JsonTree;
-import dev.nunac.topology.json.MergePatch;
+import dev.nunac.json.JNode;
+import dev.nunac.json.JsonLimits;
+import dev.nunac.json.JsonReader;
+import dev.nunac.json.MergePatch;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -42,10 +41,23 @@ public final class TopologyLoader {
 
     /** The positioned JSON tree of a document, for tools that print or merge it. */
     public static JNode tree(String displayName, byte[] bytes) {
-        return JsonTree.parse(displayName, bytes);
+        return JsonReader.parse(displayName, bytes, LIMITS);
+    }
+
+    /**
+     * A bundled spec, with an optional override. A bundled spec is part of the build and
+     * {@code BundledSpecsTest} holds it to the schema, so only an override makes it pay for the
+     * schema check.
+     */
+    static Topology bundled(String displayName, byte[] bytes, Path override) {
+        return build(tree(displayName, bytes), override, override != null);
     }
 
     private static Topology build(JNode base, Path override) {
+        return build(base, override, true);
+    }
+
+    private static Topology build(JNode base, Path override, boolean schema) {
         JNode root = base;
         if (override != null) {
             JNode patch = tree(override.toString(), read(override));
@@ -54,48 +66,19 @@ public final class TopologyLoader {
             }
             root = MergePatch.apply(base, patch);
         }
-        return SpecReader.read(root, new Diagnostics());
+        return SpecReader.read(root, new Diagnostics(), schema);
     }
 
-    /**
-     * The file's bytes within {@link JsonTree#MAX_BYTES}, counted as they are read: the size a
-     * device or FIFO reports says nothing about what reading it yields.
-     */
-    /** Seconds a spec that is a FIFO or device may take to deliver its bytes. */
-    static final int MAX_SECONDS = 5;
+    /** The bounds of a topology spec and of an override. */
+    static final JsonLimits LIMITS = JsonLimits.DOCUMENT.of("topology spec", JsonLimits.DOCUMENT.maxBytes());
 
     static byte[] read(Path file) {
-        try {
-            if (Files.isDirectory(file)) throw new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "is a directory, not a topology spec");
-            long size = Files.size(file);
-            if (size > JsonTree.MAX_BYTES) throw tooLarge(file, "is " + size + " bytes");
-            byte[] bytes;
-            if (Files.isRegularFile(file)) {
-                try (InputStream in = Files.newInputStream(file)) {
-                    bytes = in.readNBytes(JsonTree.MAX_BYTES + 1);
-                }
-            } else {
-                // A FIFO or device may have no writer or trickle: it gets a fixed time, like the spec's other bounds.
-                bytes = dev.nunac.diag.DeadlineRead.read(file, JsonTree.MAX_BYTES, MAX_SECONDS, "");
-            }
-            if (bytes.length > JsonTree.MAX_BYTES) throw tooLarge(file, "is more than " + JsonTree.MAX_BYTES + " bytes");
-            return bytes;
-        } catch (NoSuchFileException e) {
-            throw new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "no such file");
-        } catch (IOException e) {
-            throw new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "cannot read: " + e.getMessage());
-        }
-    }
-
-
-    private static CompileException tooLarge(Path file, String what) {
-        return new CompileException(ErrorKind.INPUT, SourcePos.of(file.toString()), "topology spec " + what + "; the limit is "
-                + JsonTree.MAX_BYTES);
+        return JsonReader.bytes(file, LIMITS);
     }
 
     static byte[] readResource(String resource) {
         try (InputStream in = TopologyLoader.class.getResourceAsStream(resource)) {
-            return in == null ? null : in.readNBytes(JsonTree.MAX_BYTES + 1);
+            return in == null ? null : in.readNBytes((int) LIMITS.maxBytes() + 1);
         } catch (IOException e) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(resource), "cannot read bundled spec: " + e.getMessage());
         }

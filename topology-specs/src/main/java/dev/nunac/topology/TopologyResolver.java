@@ -45,7 +45,7 @@ public final class TopologyResolver {
         String name = bundledName(topo);
         if (name != null) {
             byte[] bytes = TopologyLoader.readResource(RESOURCE_DIR + name + ".json");
-            if (bytes != null) return TopologyLoader.parse(name + ".json", bytes, override);
+            if (bytes != null) return TopologyLoader.bundled(name + ".json", bytes, override);
         }
         throw new CompileException(ErrorKind.INPUT, SourcePos.of(topo),
                 "no such topology: not a file and not a bundled spec (bundled: " + String.join(", ", BUNDLED) + ")");

@@ -21,7 +21,7 @@ class BadSpecsTest {
             port-unknown-router      | 35 | $.io.groups[1].routers[1]: unknown router 'r9_0'
             unknown-field            | 20 | $.noc: unknown field 'hopCycle'
             missing-field            | 25 | $.memory: missing required field 'latencyNs'
-            wrong-type               | 23 | $.compute.groups[0].perRouter: expected an integer, found string "2"
+            wrong-type               | 23 | $.compute.groups[0].perRouter: must be an integer, found string "2"
             mask-bit-twice           | 25 | mask bit 4 is used twice: CU 2 and CU 8
             unknown-source           | 41 | $.latencies.linkNs.source: unknown source 'paper'
             granularity-not-dividing | 48 | granularity 3 does not divide the 8 scale-up ports
@@ -29,11 +29,11 @@ class BadSpecsTest {
             mesh-overlap             | 18 | router (1, 0) is already in die 'd0'
             direct-peer-self         | 41 | $.scaleUp.peers[2][2]: GPU 2 cannot reach itself
             unknown-die              | 18 | $.noc.mesh.regions[1].die: unknown die 'd7'
-            range-syntax             | 34 | '0-1' is not a range like "0..5"
+            range-syntax             | 34 | $.io.groups[0].routers.y: must be an integer or a string matching
             trailing-comma           |  3 | malformed JSON
             duplicate-key            |  3 | Duplicate field 'format'
             too-deep                 |  1 | JSON nested deeper than 32 levels
-            not-object               |  1 | $: expected a topology object, found array
+            not-object               |  1 | $: must be an object, found array
             """)
     void rejected(String name, int line, String message) {
         Path p = BAD.resolve(name + ".json");

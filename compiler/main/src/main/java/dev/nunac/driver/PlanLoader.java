@@ -50,7 +50,6 @@ public final class PlanLoader {
             }
             case "json" -> {
                 byte[] bytes = readBytes(path, limits);
-                Utf8Check.verify(name, bytes); // Jackson would name the byte after a bad one
                 yield MscclppJsonImporter.read(name, bytes, limits);
             }
             default -> throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), ext.isEmpty()

@@ -4,8 +4,9 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.emit.CanonicalJson;
 import dev.nunac.passes.place.PlacementOptions;
-import dev.nunac.topology.json.JNode;
-import dev.nunac.topology.json.JsonTree;
+import dev.nunac.json.JNode;
+import dev.nunac.json.JsonFields;
+import dev.nunac.json.JsonReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +38,7 @@ record Manifest(List<String> rows, String nar, String layout, List<String> point
     }
 
     static Manifest read(String file, byte[] bytes) {
-        JNode root = JsonTree.parse(file, bytes);
+        JNode root = JsonReader.parse(file, bytes, PointResult.LIMITS);
         if (!(root instanceof JNode.JObject o) || !(o.fields().get("format") instanceof JNode.JString f) || !f.value().equals(FORMAT)) {
             throw new CompileException(ErrorKind.INPUT, root.pos(), "not a sweep's " + FILE + " (format " + FORMAT + ")");
         }
@@ -46,12 +47,10 @@ record Manifest(List<String> rows, String nar, String layout, List<String> point
     }
 
     private static List<String> strings(JNode.JObject o, String k) {
-        if (!(o.fields().get(k) instanceof JNode.JArray a)) throw new CompileException(ErrorKind.INPUT, o.pos(), k + ": expected an array");
+        JsonFields f = JsonFields.root(o, JsonFields.stop(ErrorKind.INPUT));
         List<String> out = new ArrayList<>();
-        for (JNode n : a.items()) {
-            if (!(n instanceof JNode.JString s)) throw new CompileException(ErrorKind.INPUT, n.pos(), k + ": expected strings");
-            out.add(s.value());
-        }
+        List<JNode> items = f.items(k, true);
+        for (int i = 0; i < items.size(); i++) out.add(f.string(items.get(i), f.at(k) + "[" + i + "]"));
         return out;
     }
 }

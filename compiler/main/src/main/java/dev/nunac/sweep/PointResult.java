@@ -4,8 +4,10 @@ import dev.nunac.compare.PolicyComparison;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.emit.CanonicalJson;
-import dev.nunac.topology.json.JNode;
-import dev.nunac.topology.json.JsonTree;
+import dev.nunac.json.JNode;
+import dev.nunac.json.JsonFields;
+import dev.nunac.json.JsonLimits;
+import dev.nunac.json.JsonReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,57 +66,26 @@ public record PointResult(String id, String plan, String file, Map<String, Strin
 
     /** Reads a point file; anything but what {@link #json} writes is an input error at its position. */
     static PointResult read(String file, byte[] bytes) {
-        Fields o = new Fields(file, JsonTree.parse(file, bytes), "");
-        if (!FORMAT.equals(o.string("format"))) throw o.error("format", "not a sweep point file (format " + FORMAT + ")");
+        JsonFields o = JsonFields.root(JsonReader.parse(file, bytes, LIMITS), JsonFields.stop(ErrorKind.INPUT));
+        if (!FORMAT.equals(o.string("format", true))) o.error("format", "not a sweep point file (format " + FORMAT + ")");
         Map<String, String> defines = new TreeMap<>();
-        Fields d = o.object("defines");
-        for (String k : d.o.fields().keySet()) defines.put(k, d.string(k));
+        JsonFields d = o.obj("defines", true);
+        for (String k : d.node().fields().keySet()) defines.put(k, d.string(k, true));
         List<Row> rows = new ArrayList<>();
-        for (Fields r : o.objects("rows")) {
-            rows.add(new Row(r.string("policy"), r.string("chosen"), (int) r.number("nar_granularity"), r.number("time_ns"),
-                    r.number("ua_ns"), r.number("speedup_over_ua"), r.string("model")));
+        List<JNode> items = o.items("rows", true);
+        for (int i = 0; i < items.size(); i++) {
+            JsonFields r = o.item("rows", i, items.get(i));
+            rows.add(new Row(r.string("policy", true), r.string("chosen", true), (int) num(r, "nar_granularity"), num(r, "time_ns"),
+                    num(r, "ua_ns"), num(r, "speedup_over_ua"), r.string("model", true)));
         }
-        return new PointResult(o.string("id"), o.string("plan"), o.string("file"), defines, o.string("topology"), (int) o.number("gpus"),
-                (int) o.number("threadblocks"), (long) o.number("size_bytes"), rows);
+        return new PointResult(o.string("id", true), o.string("plan", true), o.string("file", true), defines, o.string("topology", true),
+                (int) num(o, "gpus"), (int) num(o, "threadblocks"), (long) num(o, "size_bytes"), rows);
     }
 
-    /** The fields of one object of a point file, each read as the type it must be. */
-    private record Fields(String file, JNode.JObject o, String path) {
-        Fields(String file, JNode n, String path) {
-            this(file, n instanceof JNode.JObject obj ? obj : null, path);
-            if (o == null) throw new CompileException(ErrorKind.INPUT, n.pos(), (path.isEmpty() ? "a sweep point file" : path) + ": expected an object");
-        }
+    /** The bounds of a sweep's result files. */
+    static final JsonLimits LIMITS = JsonLimits.DOCUMENT.of("sweep result file", JsonLimits.DOCUMENT.maxBytes());
 
-        JNode get(String k) {
-            JNode n = o.fields().get(k);
-            if (n == null) throw new CompileException(ErrorKind.INPUT, o.pos(), path + k + ": missing from the sweep point file");
-            return n;
-        }
-
-        String string(String k) {
-            if (get(k) instanceof JNode.JString s) return s.value();
-            throw error(k, "expected a string");
-        }
-
-        double number(String k) {
-            if (get(k) instanceof JNode.JNumber n) return n.value().doubleValue();
-            throw error(k, "expected a number");
-        }
-
-        Fields object(String k) {
-            return new Fields(file, get(k), path + k + ".");
-        }
-
-        List<Fields> objects(String k) {
-            if (!(get(k) instanceof JNode.JArray a)) throw error(k, "expected an array");
-            List<Fields> out = new ArrayList<>();
-            for (int i = 0; i < a.items().size(); i++) out.add(new Fields(file, a.items().get(i), path + k + "[" + i + "]."));
-            return out;
-        }
-
-        CompileException error(String k, String why) {
-            JNode n = o.fields().get(k);
-            return new CompileException(ErrorKind.INPUT, n == null ? o.pos() : n.pos(), path + k + ": " + why);
-        }
+    private static double num(JsonFields o, String k) {
+        return o.number(k, true, -Double.MAX_VALUE, false);
     }
 }

@@ -2,7 +2,6 @@ package dev.nunac.sweep;
 
 import dev.nunac.driver.ByteSizes;
 import dev.nunac.diag.CompileException;
-import dev.nunac.diag.Diagnostic;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
 import dev.nunac.driver.PlanLoader;
@@ -11,8 +10,10 @@ import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
 import dev.nunac.topology.TopologyLoader;
 import dev.nunac.topology.TopologyResolver;
-import dev.nunac.topology.json.JNode;
-import dev.nunac.topology.json.JsonTree;
+import dev.nunac.json.JNode;
+import dev.nunac.json.JsonFields;
+import dev.nunac.json.JsonLimits;
+import dev.nunac.json.JsonReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,43 +45,33 @@ public final class SpecReader {
         this.dir = parent == null ? Path.of(".") : parent;
     }
 
+    /** The bounds of a sweep spec. */
+    static final JsonLimits LIMITS = JsonLimits.DOCUMENT.of("sweep spec", JsonLimits.DOCUMENT.maxBytes());
+
     public static SweepSpec read(Path spec) {
-        byte[] bytes = PlanLoader.readBytes(spec, Limits.DEFAULT);
-        if (bytes.length > JsonTree.MAX_BYTES) {
-            throw new CompileException(ErrorKind.PLAN, SourcePos.of(spec.toString()), "sweep spec is " + bytes.length
-                    + " bytes; the limit is " + JsonTree.MAX_BYTES);
-        }
-        JNode root;
-        try {
-            root = JsonTree.parse(spec.toString(), bytes);
-        } catch (CompileException e) {
-            // malformed JSON is a mistake in the spec, like any other: exit 1
-            Diagnostic d = e.diagnostics().get(0);
-            throw new CompileException(ErrorKind.PLAN, d.pos(), d.message());
-        }
-        return new SpecReader(spec).spec(root);
+        // malformed JSON is a mistake in the spec, like any other: exit 1
+        return new SpecReader(spec).spec(JsonReader.read(spec, LIMITS, ErrorKind.PLAN));
     }
 
     private SweepSpec spec(JNode root) {
-        JNode.JObject o = object(root, "the sweep spec");
-        known(o, "", FIELDS);
-        for (String f : List.of("plans", "topologies", "sizes")) {
-            if (!o.fields().containsKey(f)) throw error(o.pos(), "the sweep spec has no \"" + f + "\" (required: plans, topologies, sizes)");
-        }
+        JsonFields root0 = JsonFields.root(root, JsonFields.stop(ErrorKind.PLAN));
+        root0.allowOnly(FIELDS);
+        for (String f : List.of("plans", "topologies", "sizes")) root0.get(f, true);
+        JNode.JObject o = root0.node();
         JNode description = o.fields().get("description");
-        if (description != null && !(description instanceof JNode.JString)) throw expected(description, "description", "a string");
+        if (description != null && !(description instanceof JNode.JString)) throw expected(description, "$.description", "a string");
         int nar = nar(o.fields().get("nar"));
         boolean packed = layout(o.fields().get("layout"));
-        JNode.JArray plans = array(o.fields().get("plans"), "plans");
+        JNode.JArray plans = array(o.fields().get("plans"), "$.plans");
         List<Integer> gpus = gpus(o.fields().get("gpus"));
-        List<SweepSpec.TopoCase> topos = topologies(array(o.fields().get("topologies"), "topologies"));
-        Map<Long, String> sizes = sizes(array(o.fields().get("sizes"), "sizes"));
+        List<SweepSpec.TopoCase> topos = topologies(array(o.fields().get("topologies"), "$.topologies"));
+        Map<Long, String> sizes = sizes(array(o.fields().get("sizes"), "$.sizes"));
         List<String> rows = policies(o.fields().get("policies"));
         List<SweepSpec.Point> points = new ArrayList<>();
         Map<String, SourcePos> ids = new HashMap<>();
         for (int i = 0; i < plans.items().size(); i++) {
             JNode entry = plans.items().get(i);
-            for (SweepSpec.PlanCase c : cases(entry, "plans[" + i + "]", gpus)) {
+            for (SweepSpec.PlanCase c : cases(entry, "$.plans[" + i + "]", gpus)) {
                 for (SweepSpec.TopoCase t : topos) {
                     for (Map.Entry<Long, String> s : sizes.entrySet()) {
                         String id = c.key() + "." + t.name() + "." + s.getValue();
@@ -89,7 +80,7 @@ public final class SpecReader {
                         // ids name files: two that differ only in case would be one file on some file systems
                         SourcePos before = ids.putIfAbsent(id.toLowerCase(Locale.ROOT), entry.pos());
                         if (before != null) {
-                            throw error(entry.pos(), "plans[" + i + "]: point " + id + " is already in the sweep (from " + before
+                            throw error(entry.pos(), "$.plans[" + i + "]: point " + id + " is already in the sweep (from " + before
                                     + "): give the plan another \"name\"");
                         }
                         points.add(new SweepSpec.Point(id, c, t, s.getKey()));
@@ -108,10 +99,10 @@ public final class SpecReader {
         if (entry instanceof JNode.JString) {
             planNode = entry;
         } else {
-            JNode.JObject e = object(entry, path, "a plan file name or an object with \"plan\"");
-            known(e, path + ".", PLAN_FIELDS);
-            planNode = e.fields().get("plan");
-            if (planNode == null) throw error(e.pos(), path + ": no \"plan\" (the plan file, relative to the spec)");
+            JsonFields f = object(entry, path, "a plan file name or an object with \"plan\"");
+            f.allowOnly(PLAN_FIELDS);
+            JNode.JObject e = f.node();
+            planNode = f.get("plan", true);
             nameNode = e.fields().get("name");
             definesNode = e.fields().get("defines");
         }
@@ -171,7 +162,7 @@ public final class SpecReader {
     }
 
     private Map<String, String> defineSet(JNode n, String path, boolean gpus) {
-        JNode.JObject o = object(n, path, "an object of parameter values, or an array of them");
+        JNode.JObject o = object(n, path, "an object of parameter values, or an array of them").node();
         Map<String, String> set = new TreeMap<>();
         for (Map.Entry<String, JNode> e : o.fields().entrySet()) {
             String k = e.getKey();
@@ -188,15 +179,15 @@ public final class SpecReader {
 
     private List<Integer> gpus(JNode n) {
         if (n == null) return List.of();
-        JNode.JArray a = array(n, "gpus");
+        JNode.JArray a = array(n, "$.gpus");
         List<Integer> out = new ArrayList<>();
         for (int i = 0; i < a.items().size(); i++) {
             JNode v = a.items().get(i);
             if (!(v instanceof JNode.JNumber num && num.integral() && num.value().signum() > 0 && num.value().compareTo(java.math.BigDecimal.valueOf(1 << 20)) <= 0)) {
-                throw expected(v, "gpus[" + i + "]", "a positive integer");
+                throw expected(v, "$.gpus[" + i + "]", "a positive integer");
             }
             int g = num.value().intValueExact();
-            if (out.contains(g)) throw error(v.pos(), "gpus[" + i + "]: " + g + " is given twice");
+            if (out.contains(g)) throw error(v.pos(), "$.gpus[" + i + "]: " + g + " is given twice");
             out.add(g);
         }
         return out;
@@ -206,19 +197,19 @@ public final class SpecReader {
         List<SweepSpec.TopoCase> out = new ArrayList<>();
         for (int i = 0; i < a.items().size(); i++) {
             JNode v = a.items().get(i);
-            String t = string(v, "topologies[" + i + "]");
+            String t = string(v, "$.topologies[" + i + "]");
             Path beside = dir.resolve(t);
             SweepSpec.TopoCase c;
             if (Files.isRegularFile(beside)) {
-                c = new SweepSpec.TopoCase(name(v, stem(t), "topologies[" + i + "]"), TopologyLoader.load(beside));
+                c = new SweepSpec.TopoCase(name(v, stem(t), "$.topologies[" + i + "]"), TopologyLoader.load(beside));
             } else if (TopologyResolver.bundledNames().contains(t.endsWith(".json") ? t.substring(0, t.length() - 5) : t)) {
                 c = new SweepSpec.TopoCase(stem(t), TopologyResolver.resolve(t));
             } else {
-                throw error(v.pos(), "topologies[" + i + "]: '" + t + "' is neither a file beside the spec nor a bundled topology (bundled: "
+                throw error(v.pos(), "$.topologies[" + i + "]: '" + t + "' is neither a file beside the spec nor a bundled topology (bundled: "
                         + String.join(", ", TopologyResolver.bundledNames()) + ")");
             }
             for (SweepSpec.TopoCase b : out) {
-                if (b.name().equalsIgnoreCase(c.name())) throw error(v.pos(), "topologies[" + i + "]: topology " + c.name() + " is given twice");
+                if (b.name().equalsIgnoreCase(c.name())) throw error(v.pos(), "$.topologies[" + i + "]: topology " + c.name() + " is given twice");
             }
             out.add(c);
         }
@@ -233,17 +224,17 @@ public final class SpecReader {
             long bytes;
             if (v instanceof JNode.JString s) {
                 try {
-                    bytes = ByteSizes.parse(s.value(), "sizes[" + i + "]");
+                    bytes = ByteSizes.parse(s.value(), "$.sizes[" + i + "]");
                 } catch (RuntimeException e) {
                     throw error(v.pos(), e.getMessage());
                 }
             } else if (v instanceof JNode.JNumber num && num.integral() && num.value().signum() > 0 && num.value().compareTo(java.math.BigDecimal.valueOf(1e15)) <= 0) {
                 bytes = num.value().longValueExact();
             } else {
-                throw expected(v, "sizes[" + i + "]", "a size such as \"100KB\", \"1MiB\" or a number of bytes");
+                throw expected(v, "$.sizes[" + i + "]", "a size such as \"100KB\", \"1MiB\" or a number of bytes");
             }
             if (out.putIfAbsent(bytes, ByteSizes.format(bytes)) != null) {
-                throw error(v.pos(), "sizes[" + i + "]: " + ByteSizes.format(bytes) + " is given twice");
+                throw error(v.pos(), "$.sizes[" + i + "]: " + ByteSizes.format(bytes) + " is given twice");
             }
         }
         return out;
@@ -257,14 +248,14 @@ public final class SpecReader {
             for (Policy p : Policy.values()) out.add(p.id());
             return out;
         }
-        JNode.JArray a = array(n, "policies");
+        JNode.JArray a = array(n, "$.policies");
         for (int i = 0; i < a.items().size(); i++) {
             JNode v = a.items().get(i);
-            String where = "policies[" + i + "]";
+            String where = "$.policies[" + i + "]";
             String s = string(v, where).trim();
             String id = s.equals("auto") ? s : Policy.parse(s).map(Policy::id).orElseThrow(() -> error(v.pos(), where
                     + ": unknown policy '" + s + "' (known: auto, " + Policy.ids() + ")"));
-            if (out.contains(id)) throw error(v.pos(), "policies[" + i + "]: " + id + " is given twice");
+            if (out.contains(id)) throw error(v.pos(), "$.policies[" + i + "]: " + id + " is given twice");
             out.add(id);
         }
         return out;
@@ -277,14 +268,14 @@ public final class SpecReader {
         if (n instanceof JNode.JNumber num && num.integral() && num.value().signum() > 0 && num.value().compareTo(java.math.BigDecimal.valueOf(1 << 20)) <= 0) {
             return num.value().intValueExact();
         }
-        throw expected(n, "nar", "\"auto\", \"off\" or a positive granularity");
+        throw expected(n, "$.nar", "\"auto\", \"off\" or a positive granularity");
     }
 
     /** "natural" (the default: the collective's buffers keep the caller's layout) or "packed", as --layout. */
     private boolean layout(JNode n) {
         if (n == null) return false;
         if (n instanceof JNode.JString s && (s.value().equals("natural") || s.value().equals("packed"))) return s.value().equals("packed");
-        throw expected(n, "layout", "\"natural\" or \"packed\"");
+        throw expected(n, "$.layout", "\"natural\" or \"packed\"");
     }
 
     /** A label made of the characters a point id may hold; the spec's own text where it has no others. */
@@ -302,20 +293,8 @@ public final class SpecReader {
         return dot > 0 ? base.substring(0, dot) : base;
     }
 
-    private void known(JNode.JObject o, String prefix, Set<String> allowed) {
-        for (String k : o.fields().keySet()) {
-            if (!allowed.contains(k)) {
-                throw error(o.keyPos().get(k), prefix + k + ": unknown field (allowed: " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
-            }
-        }
-    }
-
-    private JNode.JObject object(JNode n, String what) {
-        return object(n, what, "an object");
-    }
-
-    private JNode.JObject object(JNode n, String path, String what) {
-        if (n instanceof JNode.JObject o) return o;
+    private JsonFields object(JNode n, String path, String what) {
+        if (n instanceof JNode.JObject o) return JsonFields.of(o, path, JsonFields.stop(ErrorKind.PLAN));
         throw expected(n, path, what);
     }
 
@@ -331,8 +310,8 @@ public final class SpecReader {
     }
 
     private CompileException expected(JNode n, String path, String what) {
-        String got = n instanceof JNode.JString s && s.value().isBlank() ? "an empty string" : n.typeName();
-        return error(n.pos(), path + ": expected " + what + ", got " + got);
+        String got = n instanceof JNode.JString s && s.value().isBlank() ? "an empty string" : JsonFields.describe(n);
+        return error(n.pos(), path + ": must be " + what + ", found " + got);
     }
 
     private static CompileException error(SourcePos at, String message) {

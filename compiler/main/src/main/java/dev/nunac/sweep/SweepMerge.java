@@ -1,5 +1,6 @@
 package dev.nunac.sweep;
 
+import dev.nunac.json.JsonReader;
 import dev.nunac.driver.ByteSizes;
 import dev.nunac.compare.PolicyComparison;
 import dev.nunac.diag.CompileException;
@@ -36,7 +37,7 @@ public final class SweepMerge {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(dir.toString()), "not a sweep folder: it has no " + Manifest.FILE
                     + " (nunac sweep SPEC -o DIR writes one)");
         }
-        Manifest manifest = Manifest.read(m.toString(), PlanLoader.readBytes(m, Limits.DEFAULT));
+        Manifest manifest = Manifest.read(m.toString(), JsonReader.bytes(m, PointResult.LIMITS));
         Path pointsDir = dir.resolve(SweepRun.POINTS);
         List<PointResult> results = new ArrayList<>();
         List<String> missing = new ArrayList<>();
@@ -46,7 +47,7 @@ public final class SweepMerge {
                 missing.add(id);
                 continue;
             }
-            PointResult r = PointResult.read(f.toString(), PlanLoader.readBytes(f, Limits.DEFAULT));
+            PointResult r = PointResult.read(f.toString(), JsonReader.bytes(f, PointResult.LIMITS));
             if (!r.id().equals(id)) throw new CompileException(ErrorKind.INPUT, SourcePos.of(f.toString()), "holds point " + r.id() + ", not " + id);
             results.add(r);
         }

@@ -59,7 +59,7 @@ class SweepCommandTest {
         assertEquals(1, r.exit(), r.err());
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().startsWith(spec + ":1:"), r.err());
-        assertTrue(r.err().contains("error: sizes[1]: size '1XB': unknown unit"), r.err());
+        assertTrue(r.err().contains("error: $.sizes[1]: size '1XB': unknown unit"), r.err());
         assertEquals("", r.out());
         assertFalse(Files.exists(dir));
         CliRun none = CliRun.of("sweep", tmp.resolve("none.json").toString(), "-o", dir.toString());

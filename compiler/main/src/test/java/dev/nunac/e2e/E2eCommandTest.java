@@ -71,15 +71,15 @@ class E2eCommandTest {
     @Test
     void badWorkloadFilesGetOnePositionedMessage() throws Exception {
         bad("{\"name\": \"x\", \"phases\": [", "malformed JSON", ":1:");
-        bad("{\"name\": \"x\"}", "missing field 'phases'", ":1:1");
+        bad("{\"name\": \"x\"}", "$: missing required field 'phases'", ":1:1");
         bad("{\"name\": \"x\", \"phases\": [{\"name\": \"train\", \"compute_us\": 1, \"collectives\": []}]}",
-                "expected one of prefill, decode, got 'train'", ":1:");
+                "$.phases[0].name: must be one of prefill, decode, found 'train'", ":1:");
         bad("{\"name\": \"x\", \"phases\": [{\"name\": \"decode\", \"compute_us\": \"1\", \"collectives\": []}]}",
-                "compute_us: expected a number, found string", ":1:");
+                "$.phases[0].compute_us: must be a number, found string", ":1:");
         bad("{\"name\": \"x\", \"phases\": [{\"name\": \"decode\", \"compute_us\": 1, \"collectives\": [\n"
                 + "  {\"plan\": \"nowhere.msccl\", \"bytes\": 4096, \"count\": 1}]}]}", "no plan file 'nowhere.msccl'", ":2:");
         bad("{\"name\": \"x\", \"phases\": [{\"name\": \"decode\", \"compute_us\": 1, \"collectives\": [\n"
-                + "  {\"plan\": \"" + plan() + "\", \"bytes\": 0, \"count\": 1}]}]}", "bytes: expected 1 to", ":2:");
+                + "  {\"plan\": \"" + plan() + "\", \"bytes\": 0, \"count\": 1}]}]}", "$.phases[0].collectives[0].bytes: must be an integer from 1 to", ":2:");
         bad("{\"name\": \"x\", \"phases\": [{\"name\": \"decode\", \"compute_us\": 1, \"collectives\": [], \"extra\": 1}]}",
                 "unknown field 'extra'", ":1:");
         bad("{\"name\": \"x\", \"phases\": [{\"name\": \"decode\", \"compute_us\": 1, \"collectives\": []},"

@@ -39,7 +39,7 @@ class ClearMessagesTest {
         Path j = write("s.json", Plans.ONE_SIDED_ALLGATHER.replace("\"name\": \"p\"", "\"name\": \"a\\ud800b\""));
         CliRun r = DocumentedErrorsTest.run("check", j.toString());
         assertEquals(1, r.exit(), r.err());
-        assertTrue(r.err().matches("\\Q" + j + "\\E:1:[0-9]+: error: 'name' of the plan contains the lone surrogate U\\+D800 \\(at"
+        assertTrue(r.err().matches("\\Q" + j + "\\E:1:[0-9]+: error: \\$.name: contains the lone surrogate U\\+D800 \\(at"
                 + " character 2\\); names must be printable text\n"), r.err());
     }
 
@@ -142,11 +142,11 @@ class ClearMessagesTest {
     @Test
     void executorSettingsOfAJsonPlanHaveTheExecutorsTypes() throws Exception {
         String[][] cases = {
-            {"\"num_threads_per_block\": null", "'num_threads_per_block' of the plan must be an integer, found null"},
-            {"\"buffer_alignment\": \"1\"", "'buffer_alignment' of the plan must be an integer, found the string \"1\""},
-            {"\"min_message_size\": -1", "'min_message_size' of the plan must be an integer from 0 to 18446744073709551615, found -1"},
-            {"\"max_message_size\": 18446744073709551616", "must be an integer from 0 to 18446744073709551615, found 18446744073709551616"},
-            {"\"reuse_resources\": 1", "'reuse_resources' of the plan must be true or false"},
+            {"\"num_threads_per_block\": null", "$.num_threads_per_block: must be an integer, found null"},
+            {"\"buffer_alignment\": \"1\"", "$.buffer_alignment: must be an integer, found string \"1\""},
+            {"\"min_message_size\": -1", "$.min_message_size: must be an integer from 0 to 18446744073709551615, found integer -1"},
+            {"\"max_message_size\": 18446744073709551616", "must be an integer from 0 to 18446744073709551615, found integer 18446744073709551616"},
+            {"\"reuse_resources\": 1", "$.reuse_resources: must be true or false"},
         };
         for (String[] c : cases) {
             Path j = write("s.json", Plans.ONE_SIDED_ALLGATHER.replace("\"name\": \"p\",", "\"name\": \"p\", " + c[0] + ","));

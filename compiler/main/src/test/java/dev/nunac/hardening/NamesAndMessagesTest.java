@@ -62,7 +62,7 @@ class NamesAndMessagesTest {
         expect(1, kept + ":1:1: error: attribute 'redop' of <algo> contains the control character U+0009 (at character 2); names must"
                 + " be printable text", check(kept));
         Path j = write("n.json", Plans.ONE_SIDED_ALLGATHER.replace("\"name\": \"p\"", "\"name\": \"p\\u0000q\""));
-        expect(1, j + ":1:10: error: 'name' of the plan contains the control character U+0000 (at character 2); names must be"
+        expect(1, j + ":1:10: error: $.name: contains the control character U+0000 (at character 2); names must be"
                 + " printable text", check(j));
         Path d = write("n.msccl", Files.readString(Path.of(example()), StandardCharsets.UTF_8)
                 .replace("\"allgather_direct\"", "\"all\\ngather\""));
@@ -124,7 +124,7 @@ class NamesAndMessagesTest {
         Path s = write("s.json", Plans.ONE_SIDED_ALLGATHER.replaceFirst("\"input_chunks\": 1", "\"input_chunks\": \"" + "x".repeat(5000) + "\""));
         r = check(s);
         assertEquals(1, r.exit());
-        assertTrue(r.err().contains("must be an integer, found the string \"" + "x".repeat(37) + "... (5000 characters)\"\n"), r.err());
+        assertTrue(r.err().contains("must be an integer, found string \"" + "x".repeat(37) + "... (5000 characters)\"\n"), r.err());
         Path id = write("id.msccl", "program \"p\" collective allgather(2) { " + "y".repeat(500) + " }\n");
         r = check(id);
         assertTrue(r.err().lines().allMatch(l -> l.length() < 400), r.err());
@@ -146,9 +146,9 @@ class NamesAndMessagesTest {
             }
         }
         Path nan = write("nan.json", "{\"a\": NaN}");
-        expect(3, nan + ":1:10: error: not well-formed JSON: 'NaN' is not a JSON number", check(nan));
+        expect(3, nan + ":1:10: error: malformed JSON: 'NaN' is not a JSON number", check(nan));
         Path open = write("open.json", "[1\n");
-        expect(3, open + ":2:1: error: not well-formed JSON: Unexpected end-of-input: expected close marker for Array (opened at line"
+        expect(3, open + ":2:1: error: malformed JSON: Unexpected end-of-input: expected close marker for Array (opened at line"
                 + " 1, column 1)", check(open));
     }
 

@@ -162,7 +162,7 @@ class SweepRunTest {
         CompileException bad = assertThrows(CompileException.class, () -> SweepMerge.merge(dir, false));
         assertEquals(ErrorKind.INPUT, bad.kind());
         assertTrue(bad.getMessage().startsWith(f + ":"), bad.getMessage());
-        assertTrue(bad.getMessage().contains("rows[0].time_ns: missing"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("$.rows[0]: missing required field 'time_ns'"), bad.getMessage());
     }
 
     static void copy(Path from, Path to) throws Exception {

@@ -17,6 +17,10 @@ import dev.nunac.ir.Protocol;
 import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
+import dev.nunac.json.JNode;
+import dev.nunac.json.JsonFields;
+import dev.nunac.json.JsonLimits;
+import dev.nunac.json.JsonReader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,44 +49,42 @@ public final class MscclppJsonImporter {
     }
 
     public static Plan read(String file, byte[] bytes, Limits limits) {
-        JsonNode root = JsonTreeReader.read(file, bytes, limits);
+        JNode root = JsonReader.parse(file, bytes, JsonLimits.plan(limits));
         return new MscclppJsonImporter(limits).plan(root);
     }
 
-    private Plan plan(JsonNode root) {
-        if (!Members.isObject(root, "an MSCCL++ execution plan", d)) d.throwIfErrors(ErrorKind.PLAN);
-        Members m = new Members(root, "the plan", d);
-        String name = m.string("name");
-        String coll = m.string("collective");
-        String proto = m.string("protocol");
-        Boolean inplace = m.bool("inplace");
-        List<JsonNode> gpus = m.array("gpus", false);
+    private Plan plan(JNode rootNode) {
+        JsonFields m = JsonFields.root(rootNode, JsonFields.collect(d));
+        if (m == null) d.throwIfErrors(ErrorKind.PLAN);
+        JNode.JObject root = m.node();
+        String name = m.string("name", true);
+        String coll = m.string("collective", true);
+        String proto = m.string("protocol", true);
+        Boolean inplace = m.bool("inplace", true);
+        List<JNode> gpus = m.items("gpus", true);
         // Names and kept members reach messages, reports and headers: no line breaks or NULs in them.
         for (String k : printable()) {
-            JsonNode v = root.get(k);
-            if (v != null && v.kind() == JsonNode.Kind.STRING) Text.checkPrintable(v.text(), "'" + k + "' of the plan", v.pos(), d);
+            if (m.raw(k) instanceof JNode.JString v) Text.checkPrintable(v.value(), m.at(k) + ":", v.pos(), d);
         }
-        executorSettings(root, m);
+        executorSettings(m);
         Protocol protocol = proto == null ? null : Protocol.parse(proto).orElse(null);
-        if (proto != null && protocol == null) {
-            d.error(root.get("protocol").pos(), "unknown protocol '" + Text.shown(proto) + "' (expected Simple or LL)");
-        }
+        if (proto != null && protocol == null) m.error("protocol", "must be Simple or LL, found '" + Text.shown(proto) + "'");
         if (gpus.size() > limits.maxRanks()) {
-            throw new CompileException(ErrorKind.PLAN, root.get("gpus").pos(), "more than " + limits.maxRanks()
+            throw new CompileException(ErrorKind.PLAN, m.raw("gpus").pos(), "more than " + limits.maxRanks()
                     + " gpus (raise the limit with --limit ranks=N)");
         }
-        if (root.get("gpus") != null && gpus.isEmpty()) d.error(root.get("gpus").pos(), "the plan has no gpus");
+        if (m.raw("gpus") instanceof JNode.JArray && gpus.isEmpty()) m.error("gpus", "the plan has no gpus");
         Collective collective = coll == null ? Collective.CUSTOM : Collective.parse(coll).orElse(Collective.CUSTOM);
         List<RankPlan> ranks = new ArrayList<>();
         int[][] chunks = new int[gpus.size()][];
         for (int k = 0; k < gpus.size(); k++) {
             chunks[k] = new int[3];
-            RankPlan rp = gpu(gpus.get(k), k, gpus.size(), chunks[k]);
+            RankPlan rp = gpu(m.item("gpus", k, gpus.get(k)), k, gpus.size(), chunks[k]);
             if (rp != null) ranks.add(rp);
         }
         d.throwIfErrors(ErrorKind.PLAN);
         TreeMap<String, String> attrs = new TreeMap<>();
-        for (String k : KEPT) if (root.get(k) != null) attrs.put(k, root.get(k).text() == null ? "" : root.get(k).text());
+        for (String k : KEPT) if (m.has(k)) attrs.put(k, text(m.raw(k)));
         if (collective == Collective.CUSTOM) attrs.put("collective", coll);
         int n = gpus.size();
         int cf = switch (collective) {
@@ -104,26 +106,25 @@ public final class MscclppJsonImporter {
      * the types the executor reads them as (unsigned 64-bit sizes, positive thread counts and
      * alignments, booleans), so that a plan the executor would refuse is refused here too.
      */
-    private void executorSettings(JsonNode root, Members m) {
-        for (String k : List.of("num_threads_per_block", "buffer_alignment")) {
-            JsonNode v = root.get(k);
-            if (v != null) m.integer(v, k, 1);
-        }
-        java.math.BigInteger max = java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE);
+    private void executorSettings(JsonFields m) {
+        for (String k : List.of("num_threads_per_block", "buffer_alignment")) if (m.has(k)) m.integer(k, true, 1, Integer.MAX_VALUE);
+        java.math.BigDecimal max = new java.math.BigDecimal(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE));
         for (String k : List.of("min_message_size", "max_message_size")) {
-            JsonNode v = root.get(k);
+            JNode v = m.raw(k);
             if (v == null) continue;
-            if (!v.isInt() || new java.math.BigInteger(v.text()).signum() < 0 || new java.math.BigInteger(v.text()).compareTo(max) > 0) {
-                d.error(v.pos(), "'" + k + "' of the plan must be an integer from 0 to 18446744073709551615, found "
-                        + (v.isInt() ? Text.shown(v.text()) : v.describe()));
+            if (!(v instanceof JNode.JNumber x && x.integral() && x.value().signum() >= 0 && x.value().compareTo(max) <= 0)) {
+                m.mustBe(v, m.at(k), "an integer from 0 to 18446744073709551615");
             }
         }
-        for (String k : List.of("reuse_resources", "use_double_scratch_buffer")) {
-            JsonNode v = root.get(k);
-            if (v != null && v.kind() != JsonNode.Kind.BOOLEAN) {
-                d.error(v.pos(), "'" + k + "' of the plan must be true or false, found " + v.describe());
-            }
-        }
+        for (String k : List.of("reuse_resources", "use_double_scratch_buffer")) if (m.has(k)) m.bool(k, true);
+    }
+
+    /** A kept member's text as the placed JSON writes it back. */
+    private static String text(JNode v) {
+        if (v instanceof JNode.JString s) return s.value();
+        if (v instanceof JNode.JNumber x) return x.integral() ? x.value().toBigInteger().toString() : x.value().toString();
+        if (v instanceof JNode.JBool b) return String.valueOf(b.value());
+        return v instanceof JNode.JNull ? "null" : "";
     }
 
     /** The plan's members whose text is kept: its name, collective, protocol and those in {@link #KEPT}. */
@@ -133,46 +134,48 @@ public final class MscclppJsonImporter {
         return out;
     }
 
-    private RankPlan gpu(JsonNode g, int k, int ngpus, int[] chunks) {
-        if (!Members.isObject(g, "a gpu", d)) return null;
-        Members m = new Members(g, "gpu " + k, d);
+    private RankPlan gpu(JsonFields m, int k, int ngpus, int[] chunks) {
+        if (m == null) return null;
+        JNode.JObject g = m.node();
         int before = d.errorCount();
-        int id = m.integer("id", 0);
-        if (id != Members.BAD && id != k) d.error(g.get("id").pos(), "gpu " + k + " has id " + id + "; ids must equal positions");
-        chunks[0] = m.integer("input_chunks", 0);
-        chunks[1] = m.integer("output_chunks", 0);
-        chunks[2] = m.integer("scratch_chunks", 0);
+        Integer id = m.integer("id", true, 0, Integer.MAX_VALUE);
+        if (id != null && id != k) m.error("id", "gpu " + k + " has id " + id + "; ids must equal positions");
+        chunks[0] = count(m, "input_chunks");
+        chunks[1] = count(m, "output_chunks");
+        chunks[2] = count(m, "scratch_chunks");
         Map<String, List<Integer>> peers = new HashMap<>();
         List<Resources.SwitchChannel> switches = new ArrayList<>();
-        for (JsonNode c : m.array("channels", true)) channel(c, k, ngpus, peers, switches);
+        List<JNode> cs = optional(m, "channels");
+        for (int i = 0; i < cs.size(); i++) channel(m.item("channels", i, cs.get(i)), k, ngpus, peers, switches);
         List<Resources.RemoteBuffer> remotes = new ArrayList<>();
-        for (JsonNode rb : m.array("remote_buffers", true)) {
-            if (!Members.isObject(rb, "a remote buffer", d)) continue;
-            Members bm = new Members(rb, "remote buffer", d);
-            int rank = bm.integer("rank", 0);
-            String type = bm.string("type");
-            String buf = type == null ? null : OpLowering.BUFFERS.get(type);
-            if (type != null && buf == null) d.error(rb.get("type").pos(), "buffer type must be i, o or s, found '" + Text.shown(type) + "'");
-            remotes.add(new Resources.RemoteBuffer(rank, buf));
+        List<JNode> rbs = optional(m, "remote_buffers");
+        for (int i = 0; i < rbs.size(); i++) {
+            JsonFields bm = m.item("remote_buffers", i, rbs.get(i));
+            if (bm == null) continue;
+            Integer rank = bm.integer("rank", true, 0, Integer.MAX_VALUE);
+            String buf = OpLowering.bufferName(bm, "type");
+            remotes.add(new Resources.RemoteBuffer(rank == null ? -1 : rank, buf));
         }
         List<Integer> semaphores = new ArrayList<>();
-        for (JsonNode sem : m.array("semaphores", true)) {
-            if (!Members.isObject(sem, "a semaphore", d)) continue;
-            JsonNode init = sem.get("init_value");
-            semaphores.add(init == null ? 0 : new Members(sem, "semaphore", d).integer("init_value", 0));
+        List<JNode> sems = optional(m, "semaphores");
+        for (int i = 0; i < sems.size(); i++) {
+            JsonFields sm = m.item("semaphores", i, sems.get(i));
+            if (sm == null) continue;
+            Integer init = sm.has("init_value") ? sm.integer("init_value", true, 0, Integer.MAX_VALUE) : Integer.valueOf(0);
+            semaphores.add(init == null ? -1 : init);
         }
         if (d.errorCount() > before) return null;
         Resources res = new Resources(k, peers, switches, remotes, semaphores.size(), Map.of(), Map.of());
-        List<JsonNode> tbs = m.array("threadblocks", false);
+        List<JNode> tbs = m.items("threadblocks", true);
         if (tbs.size() > limits.maxThreadblocksPerRank()) {
-            throw new CompileException(ErrorKind.PLAN, g.get("threadblocks").pos(), "gpu " + k + " has more than "
+            throw new CompileException(ErrorKind.PLAN, m.raw("threadblocks").pos(), "gpu " + k + " has more than "
                     + limits.maxThreadblocksPerRank() + " threadblocks (raise the limit with --limit threadblocks=N)");
         }
         List<List<OpLowering.Draft>> drafts = new ArrayList<>();
         List<Integer> channels = new ArrayList<>();
         for (int t = 0; t < tbs.size(); t++) {
             List<OpLowering.Draft> steps = new ArrayList<>();
-            channels.add(threadblock(tbs.get(t), t, res, steps));
+            channels.add(threadblock(m.item("threadblocks", t, tbs.get(t)), t, res, steps));
             drafts.add(steps);
         }
         if (d.errorCount() > before) return null;
@@ -197,48 +200,42 @@ public final class MscclppJsonImporter {
         return new RankPlan(k, buffers, out);
     }
 
-    private void channel(JsonNode c, int rank, int ngpus, Map<String, List<Integer>> peers,
+    private void channel(JsonFields m, int rank, int ngpus, Map<String, List<Integer>> peers,
                          List<Resources.SwitchChannel> switches) {
-        if (!Members.isObject(c, "a channel", d)) return;
-        Members m = new Members(c, "channel", d);
-        String type = m.string("channel_type");
+        if (m == null) return;
+        String type = m.choice("channel_type", true, List.of("memory", "port", "switch"));
         if (type == null) return;
         if (type.equals("switch")) {
-            String letter = m.string("buffer_type");
-            String buf = letter == null ? null : OpLowering.BUFFERS.get(letter); // Map.of refuses get(null)
+            String buf = OpLowering.bufferName(m, "buffer_type");
             List<Integer> group = List.of();
-            for (JsonNode rg : m.array("rank_groups", false)) {
-                if (!Members.isObject(rg, "a rank group", d)) continue;
+            List<JNode> rgs = m.items("rank_groups", true);
+            for (int i = 0; i < rgs.size(); i++) {
+                JsonFields rg = m.item("rank_groups", i, rgs.get(i));
+                if (rg == null) continue;
                 List<Integer> rs = new ArrayList<>();
-                for (JsonNode r : new Members(rg, "rank group", d).array("ranks", false)) rs.add(m.integer(r, "ranks", 0));
+                rg.eachInt("ranks", 0, Integer.MAX_VALUE, (n, at, r) -> rs.add(r));
                 if (rs.contains(rank)) group = rs;
             }
-            if (letter != null && buf == null) d.error(c.pos(), "switch channel needs a buffer_type of i, o or s");
             switches.add(new Resources.SwitchChannel(buf, group));
-        } else if (type.equals("memory") || type.equals("port")) {
-            for (JsonNode p : m.array("connected_to", false)) {
-                int peer = m.integer(p, "connected_to", 0);
-                if (peer != Members.BAD && (peer >= ngpus || peer == rank)) {
-                    d.error(p.pos(), "channel of gpu " + rank + " is connected to " + peer + ", which is not another rank");
-                }
-                peers.computeIfAbsent(type, x -> new ArrayList<>()).add(peer);
-            }
         } else {
-            d.error(c.get("channel_type").pos(), "unknown channel_type '" + Text.shown(type) + "' (expected memory, port or switch)");
+            m.eachInt("connected_to", 0, Integer.MAX_VALUE, (p, at, peer) -> {
+                if (peer >= ngpus || peer == rank) m.error(p, at, "channel of gpu " + rank + " is connected to " + peer + ", which is not another rank");
+                peers.computeIfAbsent(type, x -> new ArrayList<>()).add(peer);
+            });
         }
     }
 
     /** Lowers a threadblock's operations into {@code drafts}; returns its own channel. */
-    private int threadblock(JsonNode t, int k, Resources gpuRes, List<OpLowering.Draft> drafts) {
-        if (!Members.isObject(t, "a threadblock", d)) return 0;
-        Members m = new Members(t, "threadblock " + k, d);
-        int id = m.integer("id", 0);
-        if (id != Members.BAD && id != k) d.error(t.get("id").pos(), "threadblock " + k + " has id " + id + "; ids must equal positions");
-        Map<String, List<Integer>> channels = idLists(m.array("channels", true), "channel_type", "channel_ids");
-        Map<String, List<Integer>> remote = idLists(m.array("remote_buffer_refs", true), "access_channel_type", "remote_buffer_ids");
+    private int threadblock(JsonFields m, int k, Resources gpuRes, List<OpLowering.Draft> drafts) {
+        if (m == null) return 0;
+        Integer id = m.integer("id", true, 0, Integer.MAX_VALUE);
+        if (id != null && id != k) m.error("id", "threadblock " + k + " has id " + id + "; ids must equal positions");
+        Map<String, List<Integer>> channels = idLists(m, "channels", "channel_type", "channel_ids");
+        Map<String, List<Integer>> remote = idLists(m, "remote_buffer_refs", "access_channel_type", "remote_buffer_ids");
         Resources res = gpuRes.forThreadblock(channels, remote);
         OpLowering lowering = new OpLowering(res, d, drafts);
-        for (JsonNode op : m.array("ops", false)) lowering.lower(op, 0);
+        List<JNode> ops = m.items("ops", true);
+        for (int i = 0; i < ops.size(); i++) lowering.lower(ops.get(i), m.at("ops") + "[" + i + "]", 0);
         return firstChannelOrdinal(res, channels);
     }
 
@@ -250,16 +247,28 @@ public final class MscclppJsonImporter {
         return 0;
     }
 
-    private Map<String, List<Integer>> idLists(List<JsonNode> entries, String typeKey, String idsKey) {
+    private Map<String, List<Integer>> idLists(JsonFields tb, String field, String typeKey, String idsKey) {
         Map<String, List<Integer>> out = new HashMap<>();
-        for (JsonNode e : entries) {
-            if (!Members.isObject(e, "an entry of '" + idsKey + "'", d)) continue;
-            Members m = new Members(e, "entry", d);
-            String type = m.string(typeKey);
+        List<JNode> entries = optional(tb, field);
+        for (int k = 0; k < entries.size(); k++) {
+            JsonFields m = tb.item(field, k, entries.get(k));
+            if (m == null) continue;
+            String type = m.string(typeKey, true);
             List<Integer> ids = new ArrayList<>();
-            for (JsonNode i : m.array(idsKey, false)) ids.add(m.integer(i, idsKey, 0));
+            m.eachInt(idsKey, 0, Integer.MAX_VALUE, (n, at, v) -> ids.add(v));
             if (type != null) out.computeIfAbsent(type, x -> new ArrayList<>()).addAll(ids);
         }
         return out;
+    }
+
+    /** An array member that may be left out: empty then. */
+    private static List<JNode> optional(JsonFields m, String field) {
+        return m.has(field) ? m.items(field, true) : List.of();
+    }
+
+    /** A required count, or -1 after reporting it (the gpu is then dropped). */
+    private static int count(JsonFields m, String field) {
+        Integer v = m.integer(field, true, 0, Integer.MAX_VALUE);
+        return v == null ? -1 : v;
     }
 }

@@ -6,6 +6,8 @@ import dev.nunac.diag.Text;
 import dev.nunac.ir.Buffer;
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.OpKind;
+import dev.nunac.json.JNode;
+import dev.nunac.json.JsonFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,16 +87,16 @@ final class OpLowering {
         this.out = out;
     }
 
-    void lower(JsonNode op, int depth) {
-        if (!Members.isObject(op, "an operation", d)) return;
-        Members m = new Members(op, "operation", d);
-        String name = m.string("name");
+    void lower(JNode node, String path, int depth) {
+        JsonFields m = JsonFields.of(node, path, JsonFields.collect(d));
+        if (m == null) return;
+        JNode.JObject op = m.node();
+        String name = m.string("name", true);
         if (name == null) return;
-        String chType = op.get("channel_type") != null && op.get("channel_type").kind() == JsonNode.Kind.STRING
-                ? op.get("channel_type").text() : "memory";
+        String chType = m.raw("channel_type") instanceof JNode.JString s ? s.value() : "memory";
         int from = out.size();
         lowerNamed(op, m, name, chType, depth);
-        if (!name.equals("pipeline") && groupMemberOtherThanFirst(op)) {
+        if (!name.equals("pipeline") && groupMemberOtherThanFirst(m)) {
             for (int i = from; i < out.size(); i++) {
                 Draft s = out.get(i);
                 if (s.movesData()) out.set(i, new Draft(OpKind.NOP, null, null, -1, s.pos()));
@@ -103,44 +105,38 @@ final class OpLowering {
     }
 
     /** True when the operation belongs to a threadblock group and this threadblock is not its first member. */
-    private boolean groupMemberOtherThanFirst(JsonNode op) {
-        JsonNode g = op.get("tbg_info");
-        if (g == null || !Members.isObject(g, "'tbg_info'", d)) return false;
-        Members gm = new Members(g, "'tbg_info'", d);
-        int id = gm.integer("tb_id", 0);
-        int size = gm.integer("tbg_size", 1);
-        if (id == Members.BAD || size == Members.BAD) return false;
+    private boolean groupMemberOtherThanFirst(JsonFields op) {
+        JsonFields gm = op.has("tbg_info") ? op.obj("tbg_info", true) : null;
+        if (gm == null) return false;
+        Integer id = gm.integer("tb_id", true, 0, Integer.MAX_VALUE);
+        Integer size = gm.integer("tbg_size", true, 1, Integer.MAX_VALUE);
+        if (id == null || size == null) return false;
         if (id >= size) {
-            d.error(g.pos(), "'tbg_info' has tb_id " + id + " in a group of " + size + "; tb_id must be below tbg_size");
+            gm.error("tb_id " + id + " in a group of " + size + "; tb_id must be below tbg_size");
             return false;
         }
         return id > 0;
     }
 
-    private void lowerNamed(JsonNode op, Members m, String name, String chType, int depth) {
+    private void lowerNamed(JNode.JObject op, JsonFields m, String name, String chType, int depth) {
         if (name.equals("pipeline")) {
-            for (JsonNode nested : m.array("ops", false)) lower(nested, depth + 1);
+            List<JNode> nested = m.items("ops", true);
+            for (int i = 0; i < nested.size(); i++) lower(nested.get(i), m.at("ops") + "[" + i + "]", depth + 1);
         } else if (NOPS.contains(name)) {
             out.add(new Draft(OpKind.NOP, null, null, -1, op.pos()));
         } else if (name.equals("sem_acquire") || name.equals("sem_release")) {
             List<Integer> ids = new ArrayList<>();
-            for (JsonNode id : m.array("semaphore_ids", false)) {
-                int i = m.integer(id, "semaphore_ids", 0);
-                if (i == Members.BAD) continue;
-                if (i >= res.semaphores()) {
-                    d.error(id.pos(), "semaphore id " + i + " names no semaphore of gpu " + res.rank() + " (it has "
-                            + res.semaphores() + ")");
-                } else {
-                    ids.add(i);
-                }
-            }
+            m.eachInt("semaphore_ids", 0, Integer.MAX_VALUE, (id, at, i) -> {
+                if (i < res.semaphores()) ids.add(i);
+                else d.error(id.pos(), "semaphore id " + i + " names no semaphore of gpu " + res.rank() + " (it has " + res.semaphores() + ")");
+            });
             Sync.Kind kind = name.equals("sem_acquire") ? Sync.Kind.ACQUIRE : Sync.Kind.RELEASE;
             out.add(Draft.sync(new Sync(kind, ids, 0), op.pos()));
         } else if (name.equals("barrier")) {
-            int id = m.integer("barrier_id", 0);
-            String countKey = op.get("nthread_blocks") != null ? "nthread_blocks" : "num_threadblocks";
-            int count = m.integer(countKey, 1);
-            if (id == Members.BAD || count == Members.BAD) return;
+            Integer id = m.integer("barrier_id", true, 0, Integer.MAX_VALUE);
+            String countKey = m.has("nthread_blocks") ? "nthread_blocks" : "num_threadblocks";
+            Integer count = m.integer(countKey, true, 1, Integer.MAX_VALUE);
+            if (id == null || count == null) return;
             out.add(Draft.sync(new Sync(Sync.Kind.ARRIVE, List.of(id), count), op.pos()));
             out.add(Draft.sync(new Sync(Sync.Kind.LEAVE, List.of(id), count), op.pos()));
         } else if (SIGNALS.contains(name) || WAITS.contains(name)) {
@@ -160,20 +156,18 @@ final class OpLowering {
     }
 
     /** The channels an operation's {@code channel_ids} name: each one's peer and connection. */
-    private List<Link> links(Members m, String chType) {
+    private List<Link> links(JsonFields m, String chType) {
         List<Link> links = new ArrayList<>();
-        for (JsonNode id : m.array("channel_ids", false)) {
-            int i = m.integer(id, "channel_ids", 0);
-            if (i == Members.BAD) continue;
+        m.eachInt("channel_ids", 0, Integer.MAX_VALUE, (id, at, i) -> {
             int ch = res.channel(chType, i);
             int peer = res.peer(chType, ch);
             if (peer < 0) d.error(id.pos(), "channel id " + i + " names no " + chType + " channel of this threadblock");
             else links.add(new Link(peer, res.connection(chType, ch)));
-        }
+        });
         return links;
     }
 
-    private void copy(JsonNode op, Members m, String name, String chType) {
+    private void copy(JNode.JObject op, JsonFields m, String name, String chType) {
         List<ChunkRef> src = operands(m, "src_buff", chType);
         List<ChunkRef> dst = operands(m, "dst_buff", chType);
         if (src == null || dst == null) return;
@@ -185,7 +179,7 @@ final class OpLowering {
         for (int i = 0; i < dst.size(); i++) move(op.pos(), src.get(src.size() == 1 ? 0 : i), dst.get(i));
     }
 
-    private void reduce(JsonNode op, Members m, String name, String chType) {
+    private void reduce(JNode.JObject op, JsonFields m, String name, String chType) {
         List<ChunkRef> src = operands(m, "src_buff", chType);
         List<ChunkRef> dst = operands(m, "dst_buff", chType);
         if (src == null || dst == null) return;
@@ -214,27 +208,29 @@ final class OpLowering {
     }
 
     /** The chunks an operand list names; a switch operand names that chunk on every rank of its group. */
-    private List<ChunkRef> operands(Members m, String member, String chType) {
+    private List<ChunkRef> operands(JsonFields m, String member, String chType) {
         List<ChunkRef> refs = new ArrayList<>();
         int before = d.errorCount();
-        for (JsonNode b : m.array(member, true)) {
-            if (!Members.isObject(b, "an operand of '" + member + "'", d)) continue;
-            Members bm = new Members(b, "operand", d);
-            int index = bm.integer("index", 0);
-            int size = bm.integer("size", 1);
-            if (index == Members.BAD || size == Members.BAD) continue;
-            if (b.get("type") != null) {
-                String buf = bufferName(bm.string("type"), b);
+        List<JNode> items = m.has(member) ? m.items(member, true) : List.of();
+        for (int k = 0; k < items.size(); k++) {
+            JsonFields bm = m.item(member, k, items.get(k));
+            if (bm == null) continue;
+            JNode.JObject b = bm.node();
+            Integer index = bm.integer("index", true, 0, Integer.MAX_VALUE);
+            Integer size = bm.integer("size", true, 1, Integer.MAX_VALUE);
+            if (index == null || size == null) continue;
+            if (bm.has("type")) {
+                String buf = bufferName(bm, "type");
                 if (buf != null) refs.add(new ChunkRef(res.rank(), buf, index, size));
-            } else if (b.get("buffer_id") != null) {
-                int id = bm.integer("buffer_id", 0);
-                if (id == Members.BAD) continue;
+            } else if (bm.has("buffer_id")) {
+                Integer id = bm.integer("buffer_id", true, 0, Integer.MAX_VALUE);
+                if (id == null) continue;
                 Resources.RemoteBuffer rb = res.remote(chType, id);
                 if (rb == null) d.error(b.pos(), "buffer_id " + id + " names no remote buffer of this threadblock");
                 else refs.add(new ChunkRef(rb.rank(), rb.buffer(), index, size));
-            } else if (b.get("switch_channel_id") != null) {
-                int id = bm.integer("switch_channel_id", 0);
-                if (id == Members.BAD) continue;
+            } else if (bm.has("switch_channel_id")) {
+                Integer id = bm.integer("switch_channel_id", true, 0, Integer.MAX_VALUE);
+                if (id == null) continue;
                 int g = res.channel("switch", id);
                 if (g < 0 || g >= res.switches().size()) {
                     d.error(b.pos(), "switch_channel_id " + id + " names no switch channel of this threadblock");
@@ -243,7 +239,7 @@ final class OpLowering {
                 Resources.SwitchChannel sc = res.switches().get(g);
                 for (int r : sc.ranks()) refs.add(new ChunkRef(r, sc.buffer(), index, size));
             } else {
-                d.error(b.pos(), "operand has none of 'type', 'buffer_id' or 'switch_channel_id'");
+                bm.error("must have one of 'type', 'buffer_id' or 'switch_channel_id'");
             }
         }
         return d.errorCount() > before ? null : refs;
@@ -251,10 +247,9 @@ final class OpLowering {
 
     static final Map<String, String> BUFFERS = Map.of("i", Buffer.INPUT, "o", Buffer.OUTPUT, "s", Buffer.SCRATCH);
 
-    private String bufferName(String letter, JsonNode at) {
-        if (letter == null) return null;
-        String b = BUFFERS.get(letter);
-        if (b == null) d.error(at.pos(), "buffer type must be i, o or s, found '" + Text.shown(letter) + "'");
-        return b;
+    /** The buffer a member {@code i}, {@code o} or {@code s} names. */
+    static String bufferName(JsonFields o, String field) {
+        String letter = o.choice(field, true, List.of("i", "o", "s"));
+        return letter == null ? null : BUFFERS.get(letter);
     }
 }

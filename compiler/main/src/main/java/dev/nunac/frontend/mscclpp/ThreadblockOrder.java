@@ -3,7 +3,9 @@ package dev.nunac.frontend.mscclpp;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.ir.Limits;
-import java.math.BigDecimal;
+import dev.nunac.json.JNode;
+import dev.nunac.json.JsonLimits;
+import dev.nunac.json.JsonReader;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,18 +30,16 @@ public final class ThreadblockOrder {
      * null) with gpu k's threadblocks in the order {@code grids.get(k)}.
      */
     public static Map<String, Object> reorder(String file, byte[] bytes, Limits limits, List<int[]> grids) {
-        JsonNode root = JsonTreeReader.read(file, bytes, limits);
+        JNode root = JsonReader.parse(file, bytes, JsonLimits.plan(limits));
         @SuppressWarnings("unchecked")
         Map<String, Object> plan = (Map<String, Object>) value(root);
-        JsonNode gpus = root.get("gpus");
-        if (gpus == null || gpus.kind() != JsonNode.Kind.ARRAY || gpus.items().size() != grids.size()) {
+        if (!(root instanceof JNode.JObject ro) || !(ro.fields().get("gpus") instanceof JNode.JArray gpus) || gpus.items().size() != grids.size()) {
             throw changed(file);
         }
         List<Object> outGpus = new ArrayList<>();
         for (int k = 0; k < grids.size(); k++) {
-            JsonNode g = gpus.items().get(k);
-            JsonNode tbs = g.get("threadblocks");
-            if (tbs == null || tbs.kind() != JsonNode.Kind.ARRAY) throw changed(file);
+            JNode g = gpus.items().get(k);
+            if (!(g instanceof JNode.JObject go) || !(go.fields().get("threadblocks") instanceof JNode.JArray tbs)) throw changed(file);
             @SuppressWarnings("unchecked")
             Map<String, Object> gpu = (Map<String, Object>) value(g);
             List<Object> placed = new ArrayList<>();
@@ -72,23 +72,21 @@ public final class ThreadblockOrder {
                 "the plan file no longer matches the plan compiled (was it changed while nunac ran?)");
     }
 
-    private static Object value(JsonNode n) {
-        return switch (n.kind()) {
-            case OBJECT -> {
-                Map<String, Object> m = new LinkedHashMap<>();
-                for (var e : n.fields().entrySet()) m.put(e.getKey(), value(e.getValue()));
-                yield m;
-            }
-            case ARRAY -> {
-                List<Object> l = new ArrayList<>(n.items().size());
-                for (JsonNode i : n.items()) l.add(value(i));
-                yield l;
-            }
-            case STRING -> n.text();
-            // Exact numbers: an integer as written, any other in a form that reads back to the same value.
-            case NUMBER -> n.isInt() ? new BigInteger(n.text()) : new BigDecimal(n.text());
-            case BOOLEAN -> Boolean.valueOf(n.text());
-            case NULL -> null;
-        };
+    private static Object value(JNode n) {
+        if (n instanceof JNode.JObject o) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (var e : o.fields().entrySet()) m.put(e.getKey(), value(e.getValue()));
+            return m;
+        }
+        if (n instanceof JNode.JArray a) {
+            List<Object> l = new ArrayList<>(a.items().size());
+            for (JNode i : a.items()) l.add(value(i));
+            return l;
+        }
+        if (n instanceof JNode.JString s) return s.value();
+        // Exact numbers: an integer as written, any other in a form that reads back to the same value.
+        if (n instanceof JNode.JNumber x) return x.integral() ? x.value().toBigIntegerExact() : x.value();
+        if (n instanceof JNode.JBool b) return b.value();
+        return null;
     }
 }

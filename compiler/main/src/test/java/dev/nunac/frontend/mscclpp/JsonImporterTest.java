@@ -136,25 +136,25 @@ class JsonImporterTest {
     @Test
     void syntaxError() {
         fails("{\"name\": \"p\",,}", ErrorKind.INPUT,
-                "p.json:1:14: error: not well-formed JSON: Unexpected character (',' (code 44)): was expecting double-quote to start field name");
+                "p.json:1:14: error: malformed JSON: Unexpected character (',' (code 44)): was expecting double-quote to start field name");
     }
 
     @Test
     void duplicateKey() {
         fails("{\"name\": \"p\", \"name\": \"q\"}", ErrorKind.INPUT,
-                "p.json:1:21: error: not well-formed JSON: Duplicate field 'name'");
+                "p.json:1:21: error: malformed JSON: Duplicate field 'name'");
     }
 
     @Test
     void missingGpus() {
         fails("{\"name\": \"p\", \"collective\": \"allreduce\", \"protocol\": \"LL\", \"inplace\": false}", ErrorKind.PLAN,
-                "p.json:1:1: error: the plan has no 'gpus'");
+                "p.json:1:1: error: $: missing required field 'gpus'");
     }
 
     @Test
     void wrongType() {
         fails(plan("{\"name\": \"nop\"}").replace("\"inplace\": true", "\"inplace\": \"yes\""), ErrorKind.PLAN,
-                "p.json:1:75: error: 'inplace' of the plan must be true or false, found the string \"yes\"");
+                "p.json:1:75: error: $.inplace: must be true or false, found string \"yes\"");
     }
 
     @Test
@@ -166,7 +166,7 @@ class JsonImporterTest {
     @Test
     void gpuIdMismatch() {
         fails(plan("{\"name\": \"nop\"}").replace("{\"id\": 1,", "{\"id\": 3,"), ErrorKind.PLAN,
-                "p.json:8:8: error: gpu 1 has id 3; ids must equal positions");
+                "p.json:8:8: error: $.gpus[1].id: gpu 1 has id 3; ids must equal positions");
     }
 
     @Test
@@ -183,6 +183,6 @@ class JsonImporterTest {
         String json = plan("{\"name\": \"nop\"}").replace("\"buffer_type\": \"i\", ", "");
         Outcome o = Outcome.of(() -> read(json));
         assertEquals(ErrorKind.PLAN, o.kind());
-        assertEquals(List.of("p.json:3:64: error: channel has no 'buffer_type'"), o.messages());
+        assertEquals(List.of("p.json:3:64: error: $.gpus[0].channels[1]: missing required field 'buffer_type'"), o.messages());
     }
 }

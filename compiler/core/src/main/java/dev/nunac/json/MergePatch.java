@@ -1,4 +1,4 @@
-package dev.nunac.topology.json;
+package dev.nunac.json;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

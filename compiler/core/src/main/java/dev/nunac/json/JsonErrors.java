@@ -1,4 +1,4 @@
-package dev.nunac.topology.json;
+package dev.nunac.json;
 
 import dev.nunac.diag.Text;
 import java.util.regex.Pattern;
@@ -9,13 +9,13 @@ import java.util.regex.Pattern;
  * 'ALLOW_COMMENTS' not enabled") is not for someone writing a plan, nor are its source
  * excerpts; quoted text it echoes is shown escaped and cut short ({@link Text#shown}).
  */
-public final class JsonErrors {
+final class JsonErrors {
     private static final Pattern SOURCE = Pattern.compile("\\[Source: .*?; line: (\\d+), column: (\\d+)\\]", Pattern.DOTALL);
 
     private JsonErrors() {}
 
     /** The first line of Jackson's own message ({@code getOriginalMessage}), cleaned. */
-    public static String describe(String jackson) {
+    static String describe(String jackson) {
         String m = jackson == null ? "malformed document" : jackson;
         m = SOURCE.matcher(m).replaceAll("line $1, column $2");
         int nl = m.indexOf('\n');

@@ -1,4 +1,4 @@
-package dev.nunac.topology.json;
+package dev.nunac.json;
 
 import dev.nunac.diag.SourcePos;
 import java.math.BigDecimal;

@@ -9,10 +9,17 @@
 #   nunac sweep bench/sweep-fig9.json -o fig9 [--shard i/n]; nunac sweep merge fig9
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/nunac" --version >/dev/null
+"$root/nunac" --version >/dev/null # builds the compiler on first use
+# The reproduction lives beside the benchmarks, not in the shipped jar: build it when it is
+# missing or older than its sources or the compiler.
+jar="$root/bench/reproduction/target/nunac-reproduction.jar"
+if [ ! -f "$jar" ] || [ "$root/compiler/main/target/nunac.jar" -nt "$jar" ] \
+   || [ -n "$(find "$root/bench/reproduction/src" "$root/bench/reproduction/pom.xml" -type f -newer "$jar" -print -quit)" ]; then
+  (cd "$root" && ./mvnw -q -B -DskipTests -Dmaven.test.skip=true package -pl bench/reproduction -am) >&2
+fi
 doc=paper-reproduction
 args=("$@")
 [[ "${1:-}" == "--full" ]] && doc=paper-reproduction-fig9
 if [[ "${1:-}" == "--search" ]]; then doc=search-acceptance; args=(--full "${@:2}"); fi
-exec java -XX:+UseSerialGC -cp "$root/compiler/main/target/nunac.jar" dev.nunac.compare.PaperReproduction \
+exec java -XX:+UseSerialGC -cp "$jar:$root/compiler/main/target/nunac.jar" dev.nunac.reproduction.PaperReproduction \
   "$root/bench/$doc.md.in" "$root/docs/$doc.md" "${args[@]}"

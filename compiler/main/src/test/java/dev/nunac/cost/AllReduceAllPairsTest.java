@@ -3,7 +3,7 @@ package dev.nunac.cost;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nunac.compare.PaperReproduction;
+import dev.nunac.testing.Simulations;
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.driver.PlanLoader;
 import dev.nunac.ir.Limits;
@@ -36,8 +36,8 @@ class AllReduceAllPairsTest {
     @Test
     void isFasterThanTheChainedOneAtEightGpus() {
         Topology topo = TopologyResolver.resolve("nuna-4die");
-        double direct = PaperReproduction.sim(topo, load("allreduce-allpairs", 8), Policy.UA, 100_000L, PlacementOptions.NAR_AUTO).completionNs();
-        double chained = PaperReproduction.sim(topo, load("allreduce-chained", 8), Policy.UA, 100_000L, PlacementOptions.NAR_AUTO).completionNs();
+        double direct = Simulations.sim(topo, load("allreduce-allpairs", 8), Policy.UA, 100_000L, PlacementOptions.NAR_AUTO).completionNs();
+        double chained = Simulations.sim(topo, load("allreduce-chained", 8), Policy.UA, 100_000L, PlacementOptions.NAR_AUTO).completionNs();
         assertTrue(direct < 0.7 * chained, "direct " + direct + " ns, chained " + chained + " ns");
     }
 }

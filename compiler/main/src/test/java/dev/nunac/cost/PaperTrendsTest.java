@@ -2,7 +2,7 @@ package dev.nunac.cost;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nunac.compare.PaperReproduction;
+import dev.nunac.testing.Simulations;
 import dev.nunac.testing.Repo;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.place.PlacementOptions;
@@ -17,7 +17,7 @@ class PaperTrendsTest {
     final Plan plan = SimulatorTest.allgather(8, 1);
 
     double time(Policy p, long size, int nar) {
-        return PaperReproduction.sim(topo, plan, p, size, nar).completionNs();
+        return Simulations.sim(topo, plan, p, size, nar).completionNs();
     }
 
     /** §6.4, Fig. 12: 1.4–2.0× at 100 kB, then non-increasing up to 1 GB, ending at or below 1.15×. */
@@ -40,7 +40,7 @@ class PaperTrendsTest {
         double[][] paper = {{920, 1320}, {780, 1180}};
         Policy[] policies = {Policy.UA, Policy.NAP_NAR};
         for (int i = 0; i < 2; i++) {
-            var l = PaperReproduction.sim(topo, plan, policies[i], 1_000_000L, 0).storeLatency();
+            var l = Simulations.sim(topo, plan, policies[i], 1_000_000L, 0).storeLatency();
             assertTrue(Math.abs(l.meanNs() / paper[i][0] - 1) <= 0.15, policies[i] + " mean " + l.meanNs());
             assertTrue(Math.abs(l.maxNs() / paper[i][1] - 1) <= 0.15, policies[i] + " max " + l.maxNs());
         }
@@ -68,7 +68,7 @@ class PaperTrendsTest {
     }
 
     static dev.nunac.passes.cost.SimResult napNar(Topology t, Plan plan, int nar) {
-        return PaperReproduction.sim(t, plan, Policy.NAP_NAR, 1_000_000, nar);
+        return Simulations.sim(t, plan, Policy.NAP_NAR, 1_000_000, nar);
     }
 
     /**
@@ -79,7 +79,7 @@ class PaperTrendsTest {
     @Test
     void finestDomainsWinBesideTheStacksAndLoseFarFromThem() {
         Plan many = SimulatorTest.allgather(8, 144);
-        java.util.function.IntFunction<double[]> slowest = k -> PaperReproduction.slowestByHopsToStack(topo, napNar(topo, many, k));
+        java.util.function.IntFunction<double[]> slowest = k -> napNar(topo, many, k).slowestByHopsToStack(topo);
         double[] k4 = slowest.apply(4), k12 = slowest.apply(12);
         assertTrue(k12[0] < k4[0], "beside a stack: k=12 " + k12[0] + " ns, k=4 " + k4[0] + " ns");
         assertTrue(k12[3] > k4[3], "3 hops from a stack: k=12 " + k12[3] + " ns, k=4 " + k4[3] + " ns");

@@ -16,4 +16,15 @@ public record SimResult(double completionNs, LatencyStats storeLatency, LatencyH
         for (Utilisation u : utilisation) if (u.kind().equals(kind)) return u;
         return null;
     }
+
+    /** The latest finish among threadblocks whose CU is h hops from its nearest stack on {@code topo}, indexed by h. */
+    public double[] slowestByHopsToStack(dev.nunac.topology.Topology topo) {
+        double[] out = new double[0];
+        for (TbTiming tb : threadblocks) {
+            int h = topo.cuHopsToNearestStack(tb.cu());
+            if (h >= out.length) out = java.util.Arrays.copyOf(out, h + 1);
+            out[h] = Math.max(out[h], tb.finishNs());
+        }
+        return out;
+    }
 }

@@ -1,4 +1,4 @@
-package dev.nunac.compare;
+package dev.nunac.reproduction;
 
 import java.util.LinkedHashMap;
 import java.util.List;

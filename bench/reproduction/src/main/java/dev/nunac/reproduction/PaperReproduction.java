@@ -1,5 +1,6 @@
-package dev.nunac.compare;
+package dev.nunac.reproduction;
 
+import dev.nunac.compare.Progress;
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
@@ -12,7 +13,6 @@ import dev.nunac.passes.cost.Gemm;
 import dev.nunac.passes.cost.LatencyStats;
 import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.passes.cost.SimResult;
-import dev.nunac.passes.cost.TbTiming;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
 import dev.nunac.topology.Topology;
@@ -293,7 +293,7 @@ public final class PaperReproduction {
         double[][] slowest = new double[FIG13_K.length][];
         int maxHops = 0;
         for (int i = 0; i < FIG13_K.length; i++) {
-            slowest[i] = slowestByHopsToStack(topo, manyOnNuna[i]);
+            slowest[i] = manyOnNuna[i].slowestByHopsToStack(topo);
             maxHops = Math.max(maxHops, slowest[i].length - 1);
         }
         for (int h = 0; h <= maxHops; h++) {
@@ -394,16 +394,5 @@ public final class PaperReproduction {
         if (b >= 1L << 20) return b % (1L << 20) == 0 ? b / (1L << 20) + " MiB" : String.format(Locale.ROOT, "%.1f MiB", b / (double) (1L << 20));
         if (b >= 1L << 10 && b % (1L << 10) == 0) return b / (1L << 10) + " KiB";
         return b + " B";
-    }
-
-    /** The latest finish among threadblocks whose CU is h hops from its nearest stack, indexed by h. */
-    public static double[] slowestByHopsToStack(Topology t, SimResult r) {
-        double[] out = new double[0];
-        for (TbTiming tb : r.threadblocks()) {
-            int h = t.cuHopsToNearestStack(tb.cu());
-            if (h >= out.length) out = java.util.Arrays.copyOf(out, h + 1);
-            out[h] = Math.max(out[h], tb.finishNs());
-        }
-        return out;
     }
 }

@@ -1,4 +1,4 @@
-package dev.nunac.compare;
+package dev.nunac.reproduction;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;

@@ -1,4 +1,4 @@
-package dev.nunac.compare;
+package dev.nunac.reproduction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -340,17 +340,22 @@ public final class AnalyticModel implements CostModel {
         final double cuToNoc, memNs, linkNs, netNs, window, flitBytes = 256;
         final int[] allPorts, nicPorts;
         final double[] portBw, stackBw;
-        /** Bytes per ((level, rank), stack) and ((level, rank), link); per ((level, rank), port set) out and in. */
-        final LongDoubleMap stackLoad, linkLoad, setOut, setIn;
+        /** At the current level: bytes per (rank, stack) and (rank, link); per ((level, rank), port set) out and in. */
+        final DenseSums stackLoad, linkLoad;
+        final LongDoubleMap setOut, setIn;
         /** The port sets used at each (level, rank), out and in. */
         final Map<Long, List<Integer>> usedOut = new HashMap<>(), usedIn = new HashMap<>();
-        /** Bytes per (level, route), spread over the route's links once all are known. */
-        final LongDoubleMap legBytes;
+        /** Bytes per route at the current level, spread over the route's links once all are known. */
+        final DenseSums legBytes = new DenseSums(1024);
         /** Route ids by (rank, a, b) packed into a long. */
         final LongDoubleMap legIds = new LongDoubleMap(256);
         final List<Leg> legList = new ArrayList<>();
-        /** Flits issued per ((level, rank), CU). */
-        final LongDoubleMap cuFlits, drainMemo;
+        /** Flits issued per (rank, CU) at the current level. */
+        final DenseSums cuFlits;
+        /** Drain times at the current level: of port sets by ((level, rank), set, direction), of routes by id. */
+        final LongDoubleMap drainMemo;
+        final DenseSums linkMemo = new DenseSums(1024);
+        final int nLinks;
         final Map<Long, int[]> exitSets = new HashMap<>();
         /** Per step: its samples' source and destination stacks, and its distinct routes (ids). */
         final int[][] stacks;
@@ -386,14 +391,18 @@ public final class AnalyticModel implements CostModel {
             legs = new int[g.stepCount][];
             lat = new double[g.stepCount];
             rtt = new double[g.stepCount];
-            int n = Math.max(64, sh.widest);
-            stackLoad = new LongDoubleMap(2 * n);
-            linkLoad = new LongDoubleMap(6 * n);
+            // the loads of one level are summed in arrays by (rank, resource) and in maps sized by the
+            // keys a level can have, not by its steps: a wide level of a large plan has hundreds of
+            // thousands of steps on a few thousand keys, and tables sized by steps are mostly empty
+            // slots that miss the cache on every probe
+            nLinks = routes.linkBw.length;
+            stackLoad = new DenseSums(ranks * nStacks);
+            linkLoad = new DenseSums(ranks * nLinks);
+            cuFlits = new DenseSums(ranks * nCus);
+            int n = Math.min(Math.max(64, sh.widest), 4 * ranks);
             setOut = new LongDoubleMap(n);
             setIn = new LongDoubleMap(n);
-            legBytes = new LongDoubleMap(3 * n);
-            cuFlits = new LongDoubleMap(n);
-            drainMemo = new LongDoubleMap(4 * n);
+            drainMemo = new LongDoubleMap(n);
         }
 
         double run() {
@@ -402,15 +411,17 @@ public final class AnalyticModel implements CostModel {
                 int from = sh.levelStart[l], to = sh.levelStart[l + 1];
                 if (from == to) continue;
                 for (int i = from; i < to; i++) sample(sh.levelSteps[i]);
-                legBytes.forEach((key, w) -> {
-                    int lvl = (int) (key >>> 32);
-                    Leg leg = legList.get((int) key);
+                for (int j = 0; j < legBytes.size(); j++) {
+                    int id = legBytes.index(j);
+                    double w = legBytes.get(id);
+                    Leg leg = legList.get(id);
                     Routes.Share share = routes.share(leg.a(), leg.b());
-                    long base = lr(lvl, leg.rank()) << 16;
-                    for (int i = 0; i < share.links().length; i++) linkLoad.add(base | share.links()[i], w * share.weight()[i]);
-                });
+                    int base = leg.rank() * nLinks;
+                    for (int i = 0; i < share.links().length; i++) linkLoad.add(base + share.links()[i], w * share.weight()[i]);
+                }
                 for (int i = from; i < to; i++) issue[sh.levelSteps[i]] = serialisation(sh.levelSteps[i]);
-                for (LongDoubleMap m : new LongDoubleMap[] {stackLoad, linkLoad, setOut, setIn, legBytes, cuFlits, drainMemo}) m.clear();
+                for (LongDoubleMap m : new LongDoubleMap[] {setOut, setIn, drainMemo}) m.clear();
+                for (DenseSums m : new DenseSums[] {stackLoad, linkLoad, legBytes, cuFlits, linkMemo}) m.clear();
                 usedOut.clear();
                 usedIn.clear();
             }
@@ -462,8 +473,8 @@ public final class AnalyticModel implements CostModel {
                 int ss = kind == 3 ? -1 : pages.stack(sa), ds = kind == 3 ? -1 : pages.stack(da);
                 st[2 * j] = ss;
                 st[2 * j + 1] = ds;
-                if (ss >= 0) stackLoad.add(lr(lvl, srcRank) * nStacks + ss, w);
-                if (ds >= 0) stackLoad.add(lr(lvl, dstRank) * nStacks + ds, w);
+                if (ss >= 0) stackLoad.add(srcRank * nStacks + ss, w);
+                if (ds >= 0) stackLoad.add(dstRank * nStacks + ds, w);
                 double l;
                 int[] got = new int[3];
                 int ng = 0;
@@ -523,7 +534,7 @@ public final class AnalyticModel implements CostModel {
             // the last flit decides when the step has delivered: the slowest sample's path
             lat[s] = latMax;
             rtt[s] = latSum / n;
-            cuFlits.add(lr(lvl, rank) * nCus + pl.cuOfTb()[tb], Math.ceil(bytes / flitBytes));
+            cuFlits.add(rank * nCus + pl.cuOfTb()[tb], Math.ceil(bytes / flitBytes));
         }
 
         /**
@@ -583,14 +594,15 @@ public final class AnalyticModel implements CostModel {
         int leg(int lvl, int rank, int a, int b, double w) {
             long k = ((long) rank << 42) | ((long) a << 21) | b;
             int id;
-            if (legIds.contains(k)) {
-                id = (int) legIds.get(k);
+            double known = legIds.getOrDefault(k, -1);
+            if (known >= 0) {
+                id = (int) known;
             } else {
                 id = legList.size();
                 legIds.add(k, id);
                 legList.add(new Leg(rank, a, b));
             }
-            legBytes.add(((long) lvl << 32) | id, w);
+            legBytes.add(id, w);
             return id;
         }
 
@@ -613,8 +625,8 @@ public final class AnalyticModel implements CostModel {
             int[] st = stacks[s];
             for (int j = 0; j < st.length / 2; j++) {
                 int a = st[2 * j], b = st[2 * j + 1];
-                if (a >= 0) worst = Math.max(worst, stackLoad.get(lr(lvl, srcRank) * nStacks + a) / stackBw[a]);
-                if (b >= 0) worst = Math.max(worst, stackLoad.get(lr(lvl, dstRank) * nStacks + b) / stackBw[b]);
+                if (a >= 0) worst = Math.max(worst, stackLoad.get(srcRank * nStacks + a) / stackBw[a]);
+                if (b >= 0) worst = Math.max(worst, stackLoad.get(dstRank * nStacks + b) / stackBw[b]);
             }
             for (int id : legs[s]) {
                 Leg leg = legList.get(id);
@@ -625,7 +637,7 @@ public final class AnalyticModel implements CostModel {
             }
             // the CU's window: a flit holds a slot from issue until it is in memory, so flits past
             // the window's worth wait for earlier ones to land
-            worst = Math.max(worst, Math.max(0, cuFlits.get(lr(lvl, rank) * nCus + pl.cuOfTb()[g.tbOfStep[s]]) - window) * rtt[s] / window);
+            worst = Math.max(worst, Math.max(0, cuFlits.get(rank * nCus + pl.cuOfTb()[g.tbOfStep[s]]) - window) * rtt[s] / window);
             return worst;
         }
 
@@ -656,14 +668,13 @@ public final class AnalyticModel implements CostModel {
 
         /** The longest drain time of any link on a route at a level. */
         double linkDrain(int lvl, int legId) {
-            long key = ((((long) lvl << 32) | legId) << 2);
-            if (drainMemo.contains(key)) return drainMemo.get(key);
+            if (linkMemo.contains(legId)) return linkMemo.get(legId);
             Leg leg = legList.get(legId);
-            long base = lr(lvl, leg.rank()) << 16;
+            int base = leg.rank() * nLinks;
             double best = 0;
             Routes.Share share = routes.share(leg.a(), leg.b());
-            for (int l : share.links()) best = Math.max(best, linkLoad.get(base | l) / routes.linkBw[l]);
-            drainMemo.add(key, best);
+            for (int l : share.links()) best = Math.max(best, linkLoad.get(base + l) / routes.linkBw[l]);
+            linkMemo.add(legId, best);
             return best;
         }
     }

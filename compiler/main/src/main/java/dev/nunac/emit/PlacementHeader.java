@@ -236,7 +236,9 @@ public final class PlacementHeader {
     /** The fingerprints of the plan and the topology: hashed once however many headers are written. */
     public record Fingerprints(String plan, String topology) {
         public static Fingerprints of(CompileResult r) {
-            return new Fingerprints(fingerprint(IrPrinter.print(r.plan())), fingerprint(TopologyPrinter.expanded(r.topology())));
+            MessageDigest plan = sha256();
+            IrPrinter.print(r.plan(), piece -> plan.update(piece.toString().getBytes(StandardCharsets.UTF_8)));
+            return new Fingerprints(hex16(plan.digest()), fingerprint(TopologyPrinter.expanded(r.topology())));
         }
     }
 
@@ -396,14 +398,21 @@ public final class PlacementHeader {
 
     /** The first 16 hex digits of the SHA-256 of {@code text}'s UTF-8 bytes. */
     static String fingerprint(String text) {
+        return hex16(sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static MessageDigest sha256() {
         try {
-            byte[] h = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            StringBuilder out = new StringBuilder(16);
-            for (int i = 0; i < 8; i++) out.append(HEX[(h[i] >>> 4) & 0xf]).append(HEX[h[i] & 0xf]);
-            return out.toString();
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java platform", e);
         }
+    }
+
+    private static String hex16(byte[] h) {
+        StringBuilder out = new StringBuilder(16);
+        for (int i = 0; i < 8; i++) out.append(HEX[(h[i] >>> 4) & 0xf]).append(HEX[h[i] & 0xf]);
+        return out.toString();
     }
 
     private static void string(StringBuilder sb, String name, String v) {

@@ -144,9 +144,9 @@ public final class PlacementHeader {
                 + "   @page_stack(b, page) and @page_domain(b, page) (-2: no such page). Packed chunk slots as in\n"
                 + "   the full header: @slot_offset, @chunk_slot. */\n").replace("@", sym));
         List<PageMap> maps = new ArrayList<>();
-        java.util.Set<Integer> in = new java.util.HashSet<>();
-        for (int k : ranks) in.add(k);
-        for (PageMap m : pl.pages()) if (m.stack().length > 0 && in.contains(m.rank())) maps.add(m);
+        boolean[] in = new boolean[r.plan().ranks()]; // per rank of a per-rank output: no boxing per page map of the plan
+        for (int k : ranks) in[k] = true;
+        for (PageMap m : pl.pages()) if (m.stack().length > 0 && m.rank() >= 0 && m.rank() < in.length && in[m.rank()]) maps.add(m);
         int[] pageRank = new int[maps.size()], pagePages = new int[maps.size()], stackPeriod = new int[maps.size()], domainPeriod = new int[maps.size()];
         int[] stackOffset = new int[maps.size() + 1], domainOffset = new int[maps.size() + 1], slotOffset = new int[maps.size() + 1];
         List<Integer> stackRuns = new ArrayList<>(), domainRuns = new ArrayList<>(), chunkSlots = new ArrayList<>();

@@ -357,9 +357,18 @@ public final class AnalyticModel implements CostModel {
         final DenseSums linkMemo = new DenseSums(1024);
         final int nLinks;
         final Map<Long, int[]> exitSets = new HashMap<>();
-        /** Per step: its samples' source and destination stacks, and its distinct routes (ids). */
-        final int[][] stacks;
-        final int[][] legs;
+        /**
+         * The current level's steps, by position j in the level: their samples' source and
+         * destination stacks in stackBuf[stackAt[j] .. stackAt[j+1]), their distinct routes (ids) in
+         * legBuf[legAt[j] .. legAt[j+1]). Only serialisation at the same level reads them, so two
+         * flat buffers reused level after level stand for two small arrays per step.
+         */
+        int[] stackBuf = new int[1024], legBuf = new int[1024];
+        int stackEnd, legEnd;
+        final int[] stackAt, legAt;
+        /** A sample's routes before deduplication, and a step's distinct ones. */
+        final int[] got = new int[3];
+        int[] myLegs = new int[8];
         /** Per step: the path latency of its slowest sample, and the mean (a window slot's round trip). */
         final double[] lat, rtt;
         int lastTb = -1;
@@ -387,8 +396,8 @@ public final class AnalyticModel implements CostModel {
             nicPorts = topo.scaleOut().map(so -> so.nics().stream().mapToInt(Nic::port).toArray()).orElse(new int[0]);
             portBw = topo.ports().stream().mapToDouble(p -> p.bandwidthGBs()).toArray();
             stackBw = topo.stacks().stream().mapToDouble(s -> s.bandwidthGBs()).toArray();
-            stacks = new int[g.stepCount][];
-            legs = new int[g.stepCount][];
+            stackAt = new int[sh.widest + 1];
+            legAt = new int[sh.widest + 1];
             lat = new double[g.stepCount];
             rtt = new double[g.stepCount];
             // the loads of one level are summed in arrays by (rank, resource) and in maps sized by the
@@ -410,7 +419,14 @@ public final class AnalyticModel implements CostModel {
             for (int l = 0; l < sh.levels; l++) {
                 int from = sh.levelStart[l], to = sh.levelStart[l + 1];
                 if (from == to) continue;
-                for (int i = from; i < to; i++) sample(sh.levelSteps[i]);
+                stackEnd = legEnd = 0;
+                for (int i = from; i < to; i++) {
+                    stackAt[i - from] = stackEnd;
+                    legAt[i - from] = legEnd;
+                    sample(sh.levelSteps[i]);
+                }
+                stackAt[to - from] = stackEnd;
+                legAt[to - from] = legEnd;
                 for (int j = 0; j < legBytes.size(); j++) {
                     int id = legBytes.index(j);
                     double w = legBytes.get(id);
@@ -419,7 +435,7 @@ public final class AnalyticModel implements CostModel {
                     int base = leg.rank() * nLinks;
                     for (int i = 0; i < share.links().length; i++) linkLoad.add(base + share.links()[i], w * share.weight()[i]);
                 }
-                for (int i = from; i < to; i++) issue[sh.levelSteps[i]] = serialisation(sh.levelSteps[i]);
+                for (int i = from; i < to; i++) issue[sh.levelSteps[i]] = serialisation(sh.levelSteps[i], i - from);
                 for (LongDoubleMap m : new LongDoubleMap[] {setOut, setIn, drainMemo}) m.clear();
                 for (DenseSums m : new DenseSums[] {stackLoad, linkLoad, legBytes, cuFlits, linkMemo}) m.clear();
                 usedOut.clear();
@@ -461,8 +477,7 @@ public final class AnalyticModel implements CostModel {
             int n = cuts.length - 1;
             int lvl = sh.level[s];
             int srcRank = kind == 1 ? q : rank, dstRank = kind == 0 || kind == 3 ? q : rank;
-            int[] st = new int[2 * n];
-            int[] myLegs = new int[8];
+            if (stackEnd + 2 * n > stackBuf.length) stackBuf = Arrays.copyOf(stackBuf, Math.max(2 * stackBuf.length, stackEnd + 2 * n));
             int nLegs = 0;
             double latSum = 0, latMax = 0;
             for (int j = 0; j < n; j++) {
@@ -471,12 +486,11 @@ public final class AnalyticModel implements CostModel {
                 long sa = sh.src[s] == null ? -1 : pages.address(sh.src[s], b);
                 long da = sh.dst[s] == null ? -1 : pages.address(sh.dst[s], b);
                 int ss = kind == 3 ? -1 : pages.stack(sa), ds = kind == 3 ? -1 : pages.stack(da);
-                st[2 * j] = ss;
-                st[2 * j + 1] = ds;
+                stackBuf[stackEnd++] = ss;
+                stackBuf[stackEnd++] = ds;
                 if (ss >= 0) stackLoad.add(srcRank * nStacks + ss, w);
                 if (ds >= 0) stackLoad.add(dstRank * nStacks + ds, w);
                 double l;
-                int[] got = new int[3];
                 int ng = 0;
                 if (kind == 2) {
                     l = 0;
@@ -529,8 +543,9 @@ public final class AnalyticModel implements CostModel {
                 latSum += l;
                 latMax = Math.max(latMax, l);
             }
-            stacks[s] = st;
-            legs[s] = Arrays.copyOf(myLegs, nLegs);
+            if (legEnd + nLegs > legBuf.length) legBuf = Arrays.copyOf(legBuf, Math.max(2 * legBuf.length, legEnd + nLegs));
+            System.arraycopy(myLegs, 0, legBuf, legEnd, nLegs);
+            legEnd += nLegs;
             // the last flit decides when the step has delivered: the slowest sample's path
             lat[s] = latMax;
             rtt[s] = latSum / n;
@@ -617,18 +632,18 @@ public final class AnalyticModel implements CostModel {
             return topo.stacks().get(s).router();
         }
 
-        /** The longest drain time (ns) over the resources a step uses, at its level. */
-        double serialisation(int s) {
+        /** The longest drain time (ns) over the resources a step uses, at its level; {@code at} is its position in the level. */
+        double serialisation(int s, int at) {
             int kind = sh.kind[s], rank = g.rankOfStep(s), q = sh.peer[s], lvl = sh.level[s];
             int srcRank = kind == 1 ? q : rank, dstRank = kind == 0 || kind == 3 ? q : rank;
             double worst = 0;
-            int[] st = stacks[s];
-            for (int j = 0; j < st.length / 2; j++) {
-                int a = st[2 * j], b = st[2 * j + 1];
+            for (int j = stackAt[at]; j < stackAt[at + 1]; j += 2) {
+                int a = stackBuf[j], b = stackBuf[j + 1];
                 if (a >= 0) worst = Math.max(worst, stackLoad.get(srcRank * nStacks + a) / stackBw[a]);
                 if (b >= 0) worst = Math.max(worst, stackLoad.get(dstRank * nStacks + b) / stackBw[b]);
             }
-            for (int id : legs[s]) {
+            for (int x = legAt[at]; x < legAt[at + 1]; x++) {
+                int id = legBuf[x];
                 Leg leg = legList.get(id);
                 // a route from a port set is the ingress on its rank, one to a port set the egress
                 if (leg.a() >= routes.routers) worst = Math.max(worst, portDrain(setIn, usedIn, lvl, leg.rank(), leg.a() - routes.routers, 1));

@@ -61,7 +61,7 @@ if [ "$write" = 1 ]; then
   doc=docs/performance.md
   before="$(awk '/^## Scaling$/ || /^## Output sizes$/ { exit } { print }' "$doc")"
   after="$(awk 'f || /^### What limits each stage$/ || /^## Output sizes$/ { f = 1; print }' "$doc")"
-  printf '%s\n\n%s\n%s\n' "$before" "$section" "$after" > "$doc.tmp"
+  printf '%s\n\n%s\n\n%s\n' "$before" "$section" "$after" > "$doc.tmp"
   mv "$doc.tmp" "$doc"
 fi
 printf '%s' "$section"

@@ -110,13 +110,17 @@ public final class PerformanceTable {
                 + (w256 != null ? "met (the compile completes within a 1 GiB heap)" : "not measured") + "\n");
         if (args.length > 4) sb.append(beforeAfter(args[3], wallBefore, corpusBefore, wall, corpus));
         sb.append(HOT_SPOTS);
-        // The output-size section is bench/output-sizes.sh's: kept as it was.
+        // The scaling and output-size sections are bench/scale.sh's and bench/output-sizes.sh's: kept as they were.
         Path doc = Path.of(args[2]);
         String old = Files.exists(doc) ? Files.readString(doc) : "";
-        int at = old.indexOf("\n" + OUTPUT_SIZES + "\n");
+        int at = old.indexOf("\n" + SCALING + "\n");
+        if (at < 0) at = old.indexOf("\n" + OUTPUT_SIZES + "\n");
         if (at >= 0) sb.append('\n').append(old.substring(at + 1));
         Files.writeString(doc, sb.toString());
     }
+
+    /** The heading of the section bench/scale.sh writes before the output sizes. */
+    static final String SCALING = "## Scaling";
 
     /** The heading of the section bench/output-sizes.sh writes at the end of the file. */
     static final String OUTPUT_SIZES = "## Output sizes";

@@ -23,6 +23,13 @@ public final class ChunkSpace {
     private final int collectiveChunks;
     /** Each storage's first id, in order: the binary search of {@link #storageIndexOf} runs on it. */
     private final int[] firstIds;
+    /**
+     * Ids in buckets of {@code 1 << bucketShift}, no wider than the mean storage: per bucket, the
+     * storage holding its first id, so that a lookup searches only the storages of one bucket
+     * (usually one or two) instead of all of them; it is called per chunk by every pass.
+     */
+    private final int[] bucketFirst;
+    private final int bucketShift;
     /** Per rank, every buffer name with its aliasing resolved once: id = base + index. */
     private final List<Map<String, Name>> names = new ArrayList<>();
 
@@ -53,6 +60,15 @@ public final class ChunkSpace {
         for (Storage s : storages) if (s.buffer().equals(Buffer.INPUT) || s.buffer().equals(Buffer.OUTPUT)) most = Math.max(most, s.chunks());
         collectiveChunks = most;
         firstIds = storages.stream().mapToInt(Storage::firstId).toArray();
+        int shift = 0;
+        while (storages.size() > 0 && (2L << shift) * storages.size() <= size) shift++;
+        bucketShift = shift;
+        bucketFirst = new int[(size >> shift) + 1];
+        for (int b = 0, j = 0; b < bucketFirst.length; b++) {
+            long first = (long) b << shift;
+            while (j + 1 < firstIds.length && firstIds[j + 1] <= first) j++;
+            bucketFirst[b] = j;
+        }
         for (RankPlan rp : plan.rankPlans()) {
             Map<String, Name> ns = new HashMap<>();
             List<String> all = new ArrayList<>();
@@ -139,6 +155,11 @@ public final class ChunkSpace {
     /** Position in {@link #storages()} of the storage holding chunk {@code id}. */
     public int storageIndexOf(int id) {
         int lo = 0, hi = firstIds.length - 1;
+        if (id >= 0 && id < size) {
+            int b = id >> bucketShift;
+            lo = bucketFirst[b];
+            if (b + 1 < bucketFirst.length) hi = bucketFirst[b + 1];
+        }
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
             if (firstIds[mid] <= id) lo = mid;

@@ -1,6 +1,7 @@
 package dev.nunac.ir;
 
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The stable text form of the IR ({@code nunac ir}, {@code --dump-after}); documented in
@@ -10,7 +11,18 @@ public final class IrPrinter {
     private IrPrinter() {}
 
     public static String print(Plan p) {
-        StringBuilder sb = new StringBuilder(64 + p.stepCount() * 40);
+        StringBuilder all = new StringBuilder(64 + p.stepCount() * 40);
+        print(p, all::append);
+        return all.toString();
+    }
+
+    /**
+     * The same text in pieces, one per rank after the header, handed to {@code sink} in order: a
+     * reader that only hashes or writes the text (the header's plan fingerprint) never holds all
+     * of a large plan's text at once.
+     */
+    public static void print(Plan p, Consumer<CharSequence> sink) {
+        StringBuilder sb = new StringBuilder(4096);
         sb.append("plan \"").append(p.name()).append("\"\n");
         sb.append("  collective ").append(p.collective().id())
                 .append("  ranks ").append(p.ranks())
@@ -23,6 +35,8 @@ public final class IrPrinter {
             sb.append("  attribute ").append(e.getKey()).append(" = ").append(e.getValue()).append('\n');
         }
         for (RankPlan rp : p.rankPlans()) {
+            sink.accept(sb);
+            sb.setLength(0);
             sb.append("rank ").append(rp.rank()).append('\n');
             for (Buffer b : rp.buffers()) {
                 sb.append("  buffer ").append(b.name()).append(' ').append(b.chunks()).append('\n');
@@ -35,7 +49,7 @@ public final class IrPrinter {
                 for (Step s : tb.steps()) appendStep(sb, rp.rank(), s);
             }
         }
-        return sb.toString();
+        sink.accept(sb);
     }
 
     private static void appendStep(StringBuilder sb, int rank, Step s) {

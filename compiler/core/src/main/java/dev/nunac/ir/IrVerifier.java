@@ -32,6 +32,12 @@ public final class IrVerifier {
 
     private static void verifyTb(Plan plan, RankPlan rp, Threadblock tb, int position, Diagnostics d) {
         int r = rp.rank();
+        boolean fineTb = tb.id() == position && tb.channel() >= 0 && (tb.sendPeer() == -1 || tb.sendPeer() >= 0
+                && tb.sendPeer() < plan.ranks() && tb.sendPeer() != r) && (tb.recvPeer() == -1 || tb.recvPeer() >= 0
+                && tb.recvPeer() < plan.ranks() && tb.recvPeer() != r);
+        boolean fineSteps = true;
+        for (int i = 0; i < tb.steps().size() && fineSteps; i++) fineSteps = fine(plan, rp, tb, tb.steps().get(i), i, r);
+        if (fineTb && fineSteps) return; // nothing to report: the messages' text is never built
         String where = "rank " + r + ", threadblock " + tb.id();
         if (tb.id() != position) d.error(tb.pos(), where + ": threadblock ids must be dense 0.." +
                 (rp.threadblocks().size() - 1) + "; found id " + tb.id() + " in position " + position);
@@ -40,6 +46,7 @@ public final class IrVerifier {
         if (tb.channel() < 0) d.error(tb.pos(), where + ": negative channel " + tb.channel());
         for (int i = 0; i < tb.steps().size(); i++) {
             Step s = tb.steps().get(i);
+            if (fine(plan, rp, tb, s, i, r)) continue; // a well-formed step needs no message text
             String sw = where + ", step " + i + " (" + s.op().mnemonic() + ")";
             if (s.index() != i) d.error(s.pos(), sw + ": step index " + s.index() + " out of order; expected " + i);
             if (s.op().sends && tb.sendPeer() < 0) d.error(s.pos(), sw + ": sends, but the threadblock has no send peer");
@@ -68,6 +75,36 @@ public final class IrVerifier {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@link #verifyTb} would report nothing about step {@code s}: checked without building
+     * the messages' text, which for every step of a large plan cost more than the checks.
+     */
+    private static boolean fine(Plan plan, RankPlan rp, Threadblock tb, Step s, int i, int r) {
+        if (s.index() != i || s.channel() < -1) return false;
+        if (s.op().sends && tb.sendPeer() < 0 || s.op().receives && tb.recvPeer() < 0) return false;
+        if (s.op().oneSided() && s.peer() != -1 && (s.peer() < 0 || s.peer() >= plan.ranks() || s.peer() == r)) return false;
+        if (s.op().readsSrc && s.src() == null || s.op().writesDst && s.dst() == null) return false;
+        int srcRank = s.op() == OpKind.GET || s.op() == OpKind.GET_REDUCE ? s.peer() : r;
+        int dstRank = s.op() == OpKind.PUT ? s.peer() : r;
+        if (s.src() != null && !fineRef(plan, s.src(), srcRank) || s.dst() != null && !fineRef(plan, s.dst(), dstRank)) return false;
+        if (s.src() != null && s.dst() != null && s.src().count() != s.dst().count()) return false;
+        for (Dep dep : s.deps()) {
+            if (dep.tb() < 0 || dep.tb() >= rp.threadblocks().size() || dep.tb() == tb.id()) return false;
+            if (dep.step() < 0 || dep.step() >= rp.tb(dep.tb()).steps().size()) return false;
+        }
+        return true;
+    }
+
+    /** Whether {@link #checkRef} would report nothing. */
+    private static boolean fineRef(Plan plan, ChunkRef c, int expectedRank) {
+        if (c.rank() != expectedRank) return false;
+        if (c.rank() < 0 || c.rank() >= plan.ranks()) return true;
+        RankPlan rp = plan.rank(c.rank());
+        if (rp.buffer(c.buffer()).isEmpty() && !c.buffer().equals(Buffer.INPUT) && !c.buffer().equals(Buffer.OUTPUT)) return false;
+        int cap = BufferLayout.capacity(plan, c.rank(), c.buffer());
+        return c.index() >= 0 && (long) c.index() + c.count() <= cap;
     }
 
     private static void checkPeer(Plan plan, int rank, int peer, SourcePos pos, String what, Diagnostics d) {

@@ -12,7 +12,7 @@ import java.util.RandomAccess;
 public record RankPlan(int rank, List<Buffer> buffers, List<Threadblock> threadblocks) {
     public RankPlan {
         buffers = buffers instanceof Buffers already ? already : new Buffers(buffers);
-        threadblocks = List.copyOf(threadblocks);
+        threadblocks = threadblocks instanceof Threadblocks already ? already : new Threadblocks(threadblocks);
     }
 
     /** The buffer of that name (the first, should a plan declare two), found in constant time. */
@@ -45,6 +45,33 @@ public record RankPlan(int rank, List<Buffer> buffers, List<Threadblock> threadb
         }
     }
 
+    /**
+     * An unmodifiable copy of the threadblock list that knows its step count: the plan's step count
+     * is asked for per output file and per pass, and summing every threadblock's steps each time
+     * made a 1,024-rank per-rank output quadratic.
+     */
+    private static final class Threadblocks extends AbstractList<Threadblock> implements RandomAccess {
+        private final Threadblock[] items;
+        private final int steps;
+
+        Threadblocks(List<Threadblock> tbs) {
+            items = tbs.toArray(new Threadblock[0]);
+            int n = 0;
+            for (Threadblock t : items) n += Objects.requireNonNull(t).steps().size();
+            steps = n;
+        }
+
+        @Override
+        public Threadblock get(int i) {
+            return items[i];
+        }
+
+        @Override
+        public int size() {
+            return items.length;
+        }
+    }
+
     public int bufferChunks(String name) {
         return buffer(name).map(Buffer::chunks).orElse(0);
     }
@@ -54,8 +81,6 @@ public record RankPlan(int rank, List<Buffer> buffers, List<Threadblock> threadb
     }
 
     public int stepCount() {
-        int n = 0;
-        for (Threadblock t : threadblocks) n += t.steps().size();
-        return n;
+        return ((Threadblocks) threadblocks).steps;
     }
 }

@@ -28,4 +28,23 @@ class RankPlanTest {
         assertEquals(rp.hashCode(), same.hashCode());
         assertEquals(List.copyOf(rp.buffers()), rp.buffers());
     }
+    @Test
+    void theThreadblockListIsAnUnmodifiableCopyThatKnowsItsStepCount() {
+        Step copy = new Step(0, OpKind.COPY, new ChunkRef(0, Buffer.INPUT, 0, 1), new ChunkRef(0, Buffer.OUTPUT, 0, 1), -1, List.of(),
+                false, dev.nunac.diag.SourcePos.NONE);
+        List<Threadblock> tbs = new ArrayList<>();
+        tbs.add(new Threadblock(0, -1, -1, 0, List.of(copy, copy.withIndex(1)), dev.nunac.diag.SourcePos.NONE));
+        tbs.add(new Threadblock(1, -1, -1, 0, List.of(copy), dev.nunac.diag.SourcePos.NONE));
+        RankPlan rp = new RankPlan(0, List.of(), tbs);
+        tbs.clear();
+        assertEquals(2, rp.threadblocks().size());
+        assertEquals(3, rp.stepCount());
+        assertEquals(0, new RankPlan(0, List.of(), List.of()).stepCount());
+        assertThrows(UnsupportedOperationException.class, () -> rp.threadblocks().remove(0));
+        assertThrows(NullPointerException.class, () -> new RankPlan(0, List.of(), java.util.Arrays.asList((Threadblock) null)));
+        RankPlan same = new RankPlan(0, List.of(), List.copyOf(rp.threadblocks()));
+        assertEquals(rp, same);
+        assertEquals(rp.hashCode(), same.hashCode());
+        assertEquals(3, new RankPlan(1, List.of(), rp.threadblocks()).stepCount());
+    }
 }

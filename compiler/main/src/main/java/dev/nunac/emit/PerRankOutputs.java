@@ -48,19 +48,23 @@ public final class PerRankOutputs {
         int ranks = r.plan().ranks();
         int[] base = new int[ranks];
         for (int k = 1; k < ranks; k++) base[k] = base[k - 1] + r.realised().ranks().get(k - 1).slotOfTb().length;
-        PlacementHeader.Fingerprints fp = header ? PlacementHeader.Fingerprints.of(r) : null;
         LaunchTable.Parts parts = launch ? LaunchTable.parts(r) : null;
         List<Map<String, String>> byRank = new ArrayList<>(ranks);
         int threads = Math.min(ranks, Runtime.getRuntime().availableProcessors());
         ExecutorService pool = Parallel.pool("nunac-per-rank", Math.max(1, threads));
         try {
+            // Hashing the whole plan's text for the headers' fingerprints is the longest single task:
+            // queued first, it runs while the other threads render the ranks' JSON (the pool is
+            // first in, first out, so it has a thread before any rank waits for it).
+            CompletableFuture<PlacementHeader.Fingerprints> fp = header
+                    ? CompletableFuture.supplyAsync(() -> PlacementHeader.Fingerprints.of(r), pool) : null;
             List<CompletableFuture<Map<String, String>>> futures = new ArrayList<>(ranks);
             for (int k = 0; k < ranks; k++) {
                 int rank = k;
                 futures.add(CompletableFuture.supplyAsync(() -> {
                     Map<String, String> files = new LinkedHashMap<>();
                     if (json) files.put(file(rank, ranks, Output.JSON), PlacementJson.emitRank(r, rank, base[rank]));
-                    if (header) files.put(file(rank, ranks, Output.HEADER), PlacementHeader.emitRank(r, settings, fp, rank, base[rank]));
+                    if (header) files.put(file(rank, ranks, Output.HEADER), PlacementHeader.emitRank(r, settings, Parallel.join(fp), rank, base[rank]));
                     if (launch) files.put(file(rank, ranks, Output.LAUNCH), parts.emit(rank));
                     return files;
                 }, pool));

@@ -144,9 +144,9 @@ public final class PlacementHeader {
                 + "   @page_stack(b, page) and @page_domain(b, page) (-2: no such page). Packed chunk slots as in\n"
                 + "   the full header: @slot_offset, @chunk_slot. */\n").replace("@", sym));
         List<PageMap> maps = new ArrayList<>();
-        java.util.Set<Integer> in = new java.util.HashSet<>();
-        for (int k : ranks) in.add(k);
-        for (PageMap m : pl.pages()) if (m.stack().length > 0 && in.contains(m.rank())) maps.add(m);
+        boolean[] in = new boolean[r.plan().ranks()]; // per rank of a per-rank output: no boxing per page map of the plan
+        for (int k : ranks) in[k] = true;
+        for (PageMap m : pl.pages()) if (m.stack().length > 0 && m.rank() >= 0 && m.rank() < in.length && in[m.rank()]) maps.add(m);
         int[] pageRank = new int[maps.size()], pagePages = new int[maps.size()], stackPeriod = new int[maps.size()], domainPeriod = new int[maps.size()];
         int[] stackOffset = new int[maps.size() + 1], domainOffset = new int[maps.size() + 1], slotOffset = new int[maps.size() + 1];
         List<Integer> stackRuns = new ArrayList<>(), domainRuns = new ArrayList<>(), chunkSlots = new ArrayList<>();
@@ -236,7 +236,9 @@ public final class PlacementHeader {
     /** The fingerprints of the plan and the topology: hashed once however many headers are written. */
     public record Fingerprints(String plan, String topology) {
         public static Fingerprints of(CompileResult r) {
-            return new Fingerprints(fingerprint(IrPrinter.print(r.plan())), fingerprint(TopologyPrinter.expanded(r.topology())));
+            MessageDigest plan = sha256();
+            IrPrinter.print(r.plan(), piece -> plan.update(piece.toString().getBytes(StandardCharsets.UTF_8)));
+            return new Fingerprints(hex16(plan.digest()), fingerprint(TopologyPrinter.expanded(r.topology())));
         }
     }
 
@@ -396,14 +398,21 @@ public final class PlacementHeader {
 
     /** The first 16 hex digits of the SHA-256 of {@code text}'s UTF-8 bytes. */
     static String fingerprint(String text) {
+        return hex16(sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static MessageDigest sha256() {
         try {
-            byte[] h = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            StringBuilder out = new StringBuilder(16);
-            for (int i = 0; i < 8; i++) out.append(HEX[(h[i] >>> 4) & 0xf]).append(HEX[h[i] & 0xf]);
-            return out.toString();
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java platform", e);
         }
+    }
+
+    private static String hex16(byte[] h) {
+        StringBuilder out = new StringBuilder(16);
+        for (int i = 0; i < 8; i++) out.append(HEX[(h[i] >>> 4) & 0xf]).append(HEX[h[i] & 0xf]);
+        return out.toString();
     }
 
     private static void string(StringBuilder sb, String name, String v) {

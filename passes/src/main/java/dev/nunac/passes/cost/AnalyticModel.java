@@ -340,21 +340,35 @@ public final class AnalyticModel implements CostModel {
         final double cuToNoc, memNs, linkNs, netNs, window, flitBytes = 256;
         final int[] allPorts, nicPorts;
         final double[] portBw, stackBw;
-        /** Bytes per ((level, rank), stack) and ((level, rank), link); per ((level, rank), port set) out and in. */
-        final LongDoubleMap stackLoad, linkLoad, setOut, setIn;
+        /** At the current level: bytes per (rank, stack) and (rank, link); per ((level, rank), port set) out and in. */
+        final DenseSums stackLoad, linkLoad;
+        final LongDoubleMap setOut, setIn;
         /** The port sets used at each (level, rank), out and in. */
         final Map<Long, List<Integer>> usedOut = new HashMap<>(), usedIn = new HashMap<>();
-        /** Bytes per (level, route), spread over the route's links once all are known. */
-        final LongDoubleMap legBytes;
+        /** Bytes per route at the current level, spread over the route's links once all are known. */
+        final DenseSums legBytes = new DenseSums(1024);
         /** Route ids by (rank, a, b) packed into a long. */
         final LongDoubleMap legIds = new LongDoubleMap(256);
         final List<Leg> legList = new ArrayList<>();
-        /** Flits issued per ((level, rank), CU). */
-        final LongDoubleMap cuFlits, drainMemo;
+        /** Flits issued per (rank, CU) at the current level. */
+        final DenseSums cuFlits;
+        /** Drain times at the current level: of port sets by ((level, rank), set, direction), of routes by id. */
+        final LongDoubleMap drainMemo;
+        final DenseSums linkMemo = new DenseSums(1024);
+        final int nLinks;
         final Map<Long, int[]> exitSets = new HashMap<>();
-        /** Per step: its samples' source and destination stacks, and its distinct routes (ids). */
-        final int[][] stacks;
-        final int[][] legs;
+        /**
+         * The current level's steps, by position j in the level: their samples' source and
+         * destination stacks in stackBuf[stackAt[j] .. stackAt[j+1]), their distinct routes (ids) in
+         * legBuf[legAt[j] .. legAt[j+1]). Only serialisation at the same level reads them, so two
+         * flat buffers reused level after level stand for two small arrays per step.
+         */
+        int[] stackBuf = new int[1024], legBuf = new int[1024];
+        int stackEnd, legEnd;
+        final int[] stackAt, legAt;
+        /** A sample's routes before deduplication, and a step's distinct ones. */
+        final int[] got = new int[3];
+        int[] myLegs = new int[8];
         /** Per step: the path latency of its slowest sample, and the mean (a window slot's round trip). */
         final double[] lat, rtt;
         int lastTb = -1;
@@ -382,18 +396,22 @@ public final class AnalyticModel implements CostModel {
             nicPorts = topo.scaleOut().map(so -> so.nics().stream().mapToInt(Nic::port).toArray()).orElse(new int[0]);
             portBw = topo.ports().stream().mapToDouble(p -> p.bandwidthGBs()).toArray();
             stackBw = topo.stacks().stream().mapToDouble(s -> s.bandwidthGBs()).toArray();
-            stacks = new int[g.stepCount][];
-            legs = new int[g.stepCount][];
+            stackAt = new int[sh.widest + 1];
+            legAt = new int[sh.widest + 1];
             lat = new double[g.stepCount];
             rtt = new double[g.stepCount];
-            int n = Math.max(64, sh.widest);
-            stackLoad = new LongDoubleMap(2 * n);
-            linkLoad = new LongDoubleMap(6 * n);
+            // the loads of one level are summed in arrays by (rank, resource) and in maps sized by the
+            // keys a level can have, not by its steps: a wide level of a large plan has hundreds of
+            // thousands of steps on a few thousand keys, and tables sized by steps are mostly empty
+            // slots that miss the cache on every probe
+            nLinks = routes.linkBw.length;
+            stackLoad = new DenseSums(ranks * nStacks);
+            linkLoad = new DenseSums(ranks * nLinks);
+            cuFlits = new DenseSums(ranks * nCus);
+            int n = Math.min(Math.max(64, sh.widest), 4 * ranks);
             setOut = new LongDoubleMap(n);
             setIn = new LongDoubleMap(n);
-            legBytes = new LongDoubleMap(3 * n);
-            cuFlits = new LongDoubleMap(n);
-            drainMemo = new LongDoubleMap(4 * n);
+            drainMemo = new LongDoubleMap(n);
         }
 
         double run() {
@@ -401,16 +419,25 @@ public final class AnalyticModel implements CostModel {
             for (int l = 0; l < sh.levels; l++) {
                 int from = sh.levelStart[l], to = sh.levelStart[l + 1];
                 if (from == to) continue;
-                for (int i = from; i < to; i++) sample(sh.levelSteps[i]);
-                legBytes.forEach((key, w) -> {
-                    int lvl = (int) (key >>> 32);
-                    Leg leg = legList.get((int) key);
+                stackEnd = legEnd = 0;
+                for (int i = from; i < to; i++) {
+                    stackAt[i - from] = stackEnd;
+                    legAt[i - from] = legEnd;
+                    sample(sh.levelSteps[i]);
+                }
+                stackAt[to - from] = stackEnd;
+                legAt[to - from] = legEnd;
+                for (int j = 0; j < legBytes.size(); j++) {
+                    int id = legBytes.index(j);
+                    double w = legBytes.get(id);
+                    Leg leg = legList.get(id);
                     Routes.Share share = routes.share(leg.a(), leg.b());
-                    long base = lr(lvl, leg.rank()) << 16;
-                    for (int i = 0; i < share.links().length; i++) linkLoad.add(base | share.links()[i], w * share.weight()[i]);
-                });
-                for (int i = from; i < to; i++) issue[sh.levelSteps[i]] = serialisation(sh.levelSteps[i]);
-                for (LongDoubleMap m : new LongDoubleMap[] {stackLoad, linkLoad, setOut, setIn, legBytes, cuFlits, drainMemo}) m.clear();
+                    int base = leg.rank() * nLinks;
+                    for (int i = 0; i < share.links().length; i++) linkLoad.add(base + share.links()[i], w * share.weight()[i]);
+                }
+                for (int i = from; i < to; i++) issue[sh.levelSteps[i]] = serialisation(sh.levelSteps[i], i - from);
+                for (LongDoubleMap m : new LongDoubleMap[] {setOut, setIn, drainMemo}) m.clear();
+                for (DenseSums m : new DenseSums[] {stackLoad, linkLoad, legBytes, cuFlits, linkMemo}) m.clear();
                 usedOut.clear();
                 usedIn.clear();
             }
@@ -450,8 +477,7 @@ public final class AnalyticModel implements CostModel {
             int n = cuts.length - 1;
             int lvl = sh.level[s];
             int srcRank = kind == 1 ? q : rank, dstRank = kind == 0 || kind == 3 ? q : rank;
-            int[] st = new int[2 * n];
-            int[] myLegs = new int[8];
+            if (stackEnd + 2 * n > stackBuf.length) stackBuf = Arrays.copyOf(stackBuf, Math.max(2 * stackBuf.length, stackEnd + 2 * n));
             int nLegs = 0;
             double latSum = 0, latMax = 0;
             for (int j = 0; j < n; j++) {
@@ -460,12 +486,11 @@ public final class AnalyticModel implements CostModel {
                 long sa = sh.src[s] == null ? -1 : pages.address(sh.src[s], b);
                 long da = sh.dst[s] == null ? -1 : pages.address(sh.dst[s], b);
                 int ss = kind == 3 ? -1 : pages.stack(sa), ds = kind == 3 ? -1 : pages.stack(da);
-                st[2 * j] = ss;
-                st[2 * j + 1] = ds;
-                if (ss >= 0) stackLoad.add(lr(lvl, srcRank) * nStacks + ss, w);
-                if (ds >= 0) stackLoad.add(lr(lvl, dstRank) * nStacks + ds, w);
+                stackBuf[stackEnd++] = ss;
+                stackBuf[stackEnd++] = ds;
+                if (ss >= 0) stackLoad.add(srcRank * nStacks + ss, w);
+                if (ds >= 0) stackLoad.add(dstRank * nStacks + ds, w);
                 double l;
-                int[] got = new int[3];
                 int ng = 0;
                 if (kind == 2) {
                     l = 0;
@@ -518,12 +543,13 @@ public final class AnalyticModel implements CostModel {
                 latSum += l;
                 latMax = Math.max(latMax, l);
             }
-            stacks[s] = st;
-            legs[s] = Arrays.copyOf(myLegs, nLegs);
+            if (legEnd + nLegs > legBuf.length) legBuf = Arrays.copyOf(legBuf, Math.max(2 * legBuf.length, legEnd + nLegs));
+            System.arraycopy(myLegs, 0, legBuf, legEnd, nLegs);
+            legEnd += nLegs;
             // the last flit decides when the step has delivered: the slowest sample's path
             lat[s] = latMax;
             rtt[s] = latSum / n;
-            cuFlits.add(lr(lvl, rank) * nCus + pl.cuOfTb()[tb], Math.ceil(bytes / flitBytes));
+            cuFlits.add(rank * nCus + pl.cuOfTb()[tb], Math.ceil(bytes / flitBytes));
         }
 
         /**
@@ -583,14 +609,15 @@ public final class AnalyticModel implements CostModel {
         int leg(int lvl, int rank, int a, int b, double w) {
             long k = ((long) rank << 42) | ((long) a << 21) | b;
             int id;
-            if (legIds.contains(k)) {
-                id = (int) legIds.get(k);
+            double known = legIds.getOrDefault(k, -1);
+            if (known >= 0) {
+                id = (int) known;
             } else {
                 id = legList.size();
                 legIds.add(k, id);
                 legList.add(new Leg(rank, a, b));
             }
-            legBytes.add(((long) lvl << 32) | id, w);
+            legBytes.add(id, w);
             return id;
         }
 
@@ -605,18 +632,18 @@ public final class AnalyticModel implements CostModel {
             return topo.stacks().get(s).router();
         }
 
-        /** The longest drain time (ns) over the resources a step uses, at its level. */
-        double serialisation(int s) {
+        /** The longest drain time (ns) over the resources a step uses, at its level; {@code at} is its position in the level. */
+        double serialisation(int s, int at) {
             int kind = sh.kind[s], rank = g.rankOfStep(s), q = sh.peer[s], lvl = sh.level[s];
             int srcRank = kind == 1 ? q : rank, dstRank = kind == 0 || kind == 3 ? q : rank;
             double worst = 0;
-            int[] st = stacks[s];
-            for (int j = 0; j < st.length / 2; j++) {
-                int a = st[2 * j], b = st[2 * j + 1];
-                if (a >= 0) worst = Math.max(worst, stackLoad.get(lr(lvl, srcRank) * nStacks + a) / stackBw[a]);
-                if (b >= 0) worst = Math.max(worst, stackLoad.get(lr(lvl, dstRank) * nStacks + b) / stackBw[b]);
+            for (int j = stackAt[at]; j < stackAt[at + 1]; j += 2) {
+                int a = stackBuf[j], b = stackBuf[j + 1];
+                if (a >= 0) worst = Math.max(worst, stackLoad.get(srcRank * nStacks + a) / stackBw[a]);
+                if (b >= 0) worst = Math.max(worst, stackLoad.get(dstRank * nStacks + b) / stackBw[b]);
             }
-            for (int id : legs[s]) {
+            for (int x = legAt[at]; x < legAt[at + 1]; x++) {
+                int id = legBuf[x];
                 Leg leg = legList.get(id);
                 // a route from a port set is the ingress on its rank, one to a port set the egress
                 if (leg.a() >= routes.routers) worst = Math.max(worst, portDrain(setIn, usedIn, lvl, leg.rank(), leg.a() - routes.routers, 1));
@@ -625,7 +652,7 @@ public final class AnalyticModel implements CostModel {
             }
             // the CU's window: a flit holds a slot from issue until it is in memory, so flits past
             // the window's worth wait for earlier ones to land
-            worst = Math.max(worst, Math.max(0, cuFlits.get(lr(lvl, rank) * nCus + pl.cuOfTb()[g.tbOfStep[s]]) - window) * rtt[s] / window);
+            worst = Math.max(worst, Math.max(0, cuFlits.get(rank * nCus + pl.cuOfTb()[g.tbOfStep[s]]) - window) * rtt[s] / window);
             return worst;
         }
 
@@ -656,14 +683,13 @@ public final class AnalyticModel implements CostModel {
 
         /** The longest drain time of any link on a route at a level. */
         double linkDrain(int lvl, int legId) {
-            long key = ((((long) lvl << 32) | legId) << 2);
-            if (drainMemo.contains(key)) return drainMemo.get(key);
+            if (linkMemo.contains(legId)) return linkMemo.get(legId);
             Leg leg = legList.get(legId);
-            long base = lr(lvl, leg.rank()) << 16;
+            int base = leg.rank() * nLinks;
             double best = 0;
             Routes.Share share = routes.share(leg.a(), leg.b());
-            for (int l : share.links()) best = Math.max(best, linkLoad.get(base | l) / routes.linkBw[l]);
-            drainMemo.add(key, best);
+            for (int l : share.links()) best = Math.max(best, linkLoad.get(base + l) / routes.linkBw[l]);
+            linkMemo.add(legId, best);
             return best;
         }
     }

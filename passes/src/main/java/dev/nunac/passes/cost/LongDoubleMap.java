@@ -52,6 +52,12 @@ final class LongDoubleMap {
         return keys[i] == EMPTY ? 0 : values[i];
     }
 
+    /** The value of {@code key}, or {@code missing} when it has none (one probe). */
+    double getOrDefault(long key, double missing) {
+        int i = slot(key);
+        return keys[i] == EMPTY ? missing : values[i];
+    }
+
     boolean contains(long key) {
         return keys[slot(key)] != EMPTY;
     }

@@ -132,6 +132,8 @@ public final class Placer {
         final Map<Integer, int[]> cusNearStack = new HashMap<>();
         /** One array per distinct port set, so orders can be cached by identity. */
         final Map<Long, int[]> portSets = new HashMap<>();
+        /** The same sets within the box on a switched topology, by NAR domain + 1: asked per chunk, without a boxed key. */
+        int[][] portsByDomain = new int[0][];
         final Map<int[], int[]> cuOrders = new java.util.IdentityHashMap<>();
         final Map<int[], int[]> stackOrders = new java.util.IdentityHashMap<>();
         /** Voters of the page allocator, by number. */
@@ -225,22 +227,31 @@ public final class Placer {
          * one with most budget left (an overflow).
          */
         int take(int rank, int tb, int[] order, int share) {
+            return order[takeAt(rank, tb, order, 0, share)];
+        }
+
+        /**
+         * {@link #take} over {@code cus} read from position {@code start} round to it again, without
+         * copying the rotated order; returns the chosen CU's position in {@code cus}.
+         */
+        int takeAt(int rank, int tb, int[] cus, int start, int share) {
             long need = demand(acc.threadblocks().get(tb));
             long[] left = cuLeft[rank], slots = cuSlotsLeft[rank];
-            for (int i = 0; i < order.length; i++) {
-                int cu = order[i];
+            int n = cus.length;
+            for (int i = 0, j = start; i < n; i++, j = j + 1 == n ? 0 : j + 1) {
+                int cu = cus[j];
                 if (left[cu] >= need && slots[cu] > 0) {
                     if (i >= share) cuSpills++;
                     left[cu] -= need;
                     slots[cu]--;
-                    return cu;
+                    return j;
                 }
             }
-            int best = order[0];
-            for (int cu : order) if (left[cu] > left[best]) best = cu;
+            int best = start;
+            for (int i = 0, j = start; i < n; i++, j = j + 1 == n ? 0 : j + 1) if (left[cus[j]] > left[cus[best]]) best = j;
             cuOverflows++;
-            left[best] -= need;
-            slots[best]--;
+            left[cus[best]] -= need;
+            slots[cus[best]]--;
             return best;
         }
 
@@ -272,9 +283,16 @@ public final class Placer {
         int[] portsOf(int rank, int peer, int domain) {
             boolean cross = peer >= 0 && peer / boxSize != rank / boxSize;
             int g = direct ? Math.max(1, topo.scaleUp().gpus()) : 1;
+            int d = cross || direct ? -1 : k > 1 ? domain + 1 : 0;
+            if (d >= 0 && d < portsByDomain.length && portsByDomain[d] != null) return portsByDomain[d];
             long key = cross ? -1 : direct ? ((long) (rank % g) << 32 | (peer < 0 ? 0xffffffffL : peer % g))
                     : (1L << 62) + (k > 1 ? domain : -1);
-            return portSets.computeIfAbsent(key, x -> computePorts(rank, peer, domain));
+            int[] ports = portSets.computeIfAbsent(key, x -> computePorts(rank, peer, domain));
+            if (d >= 0) {
+                if (d >= portsByDomain.length) portsByDomain = Arrays.copyOf(portsByDomain, d + 1);
+                portsByDomain[d] = ports;
+            }
+            return ports;
         }
 
         private int[] computePorts(int rank, int peer, int domain) {
@@ -301,12 +319,11 @@ public final class Placer {
                     int die = topo.dispatch().dieOfBlock(b);
                     int[] cus = die < 0 ? all : cusOfDie.getOrDefault(die, all);
                     int start = cursor.getOrDefault(die, 0);
-                    int[] order = new int[cus.length];
-                    for (int i = 0; i < cus.length; i++) order[i] = cus[(start + i) % cus.length];
-                    int cu = take(r, t, order, Integer.MAX_VALUE);
-                    cuOfTb[t] = cu;
-                    int pos = 0;
-                    while (cus[pos] != cu) pos++;
+                    // the die's CUs from the cursor on, read in place: a copy of the rotated order
+                    // per threadblock was most of a large plan's dispatch (the CUs are distinct, so
+                    // the chosen position is the CU's)
+                    int pos = takeAt(r, t, cus, start, Integer.MAX_VALUE);
+                    cuOfTb[t] = cus[pos];
                     cursor.put(die, (pos + 1) % cus.length);
                 }
             }

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Lowers DSL operations to threadblocks and steps, and infers the dependency edges between
@@ -75,7 +74,8 @@ final class ThreadblockAssignment {
     private record PeerChannel(int peer, int channel) {}
 
     private static final class RankB {
-        final Map<Integer, TbB> hinted = new TreeMap<>();
+        /** By hint; ordered by hint only once, at the end (a tree looked up per operation cost more than the rest of the pick). */
+        final Map<Integer, TbB> hinted = new HashMap<>();
         final List<TbB> auto = new ArrayList<>();
         /** Unhinted threadblocks per channel, with cursors before which every send (recv) slot is taken. */
         final Map<Integer, ChannelTbs> autoByChannel = new HashMap<>();
@@ -129,7 +129,10 @@ final class ThreadblockAssignment {
         List<List<Threadblock>> out = new ArrayList<>();
         for (int r = 0; r < a.ranks.length; r++) {
             RankB rb = a.ranks[r];
-            List<TbB> order = new ArrayList<>(rb.hinted.values());
+            List<Integer> hints = new ArrayList<>(rb.hinted.keySet());
+            hints.sort(null);
+            List<TbB> order = new ArrayList<>(hints.size() + rb.auto.size());
+            for (int h : hints) order.add(rb.hinted.get(h));
             order.addAll(rb.auto);
             for (int i = 0; i < order.size(); i++) order.get(i).id = i;
             inferDependencies(shape, r, rb, buffers);

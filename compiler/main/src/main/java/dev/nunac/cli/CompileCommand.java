@@ -129,7 +129,7 @@ final class CompileCommand implements Command {
             r = r.withSource(new PlanSource(planPath.toString(), PlanLoader.readBytes(planPath, limits), limits));
         }
         long tPlaced = System.nanoTime();
-        OutputFiles out = new OutputFiles();
+        OutputFiles out = new OutputFiles().withManifest();
         Set<Output> whole = new java.util.TreeSet<>(emit);
         if (perRank) whole.removeAll(PER_RANK);
         Emission.render(r, whole, settings).forEach((o, text) -> out.add(o.file, text));

@@ -193,6 +193,25 @@ class OutputFilesTest {
     }
 
     @Test
+    void aCompiledSetChecksWithSha256sumAndAMixedOneDoesNot(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        String plan = TestPaths.examples().resolve("allgather-direct.msccl").toString();
+        CliRun r = CliRun.of(plan, "--topo", "nuna-4die", "-D", "ranks=4", "--emit", "launch", "-o", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().endsWith(out.resolve("launch.txt") + ", " + out.resolve("outputs.sha256") + "\n"), r.err());
+        List<String> listed = Files.readAllLines(out.resolve("outputs.sha256")).stream().map(l -> l.substring(66)).toList();
+        assertEquals(List.of("placement.json", "placement.h", "report.txt", "launch.txt"), listed);
+        Assumptions.assumeTrue(make("sha256sum", "--version"), "sha256sum is not available");
+        String manifest = out.resolve("outputs.sha256").toString();
+        assertTrue(make("sh", "-c", "cd '" + out + "' && sha256sum --check --quiet outputs.sha256"), manifest);
+        // What a run killed between its renames leaves: one output of another run, the manifest of this one.
+        Path other = dir.resolve("other");
+        assertEquals(0, CliRun.of(plan, "--topo", "nuna-4die", "-D", "ranks=8", "--emit", "launch", "-o", other.toString()).exit());
+        Files.copy(other.resolve("placement.h"), out.resolve("placement.h"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertFalse(make("sh", "-c", "cd '" + out + "' && sha256sum --check --quiet outputs.sha256"), manifest);
+    }
+
+    @Test
     void emptyOutputPathIsAUsageError(@TempDir Path dir) {
         CliRun r = CliRun.of("export", plan(), "-D", "ranks=2", "-o", "");
         assertEquals(2, r.exit(), r.err());

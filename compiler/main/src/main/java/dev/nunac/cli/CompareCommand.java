@@ -91,9 +91,12 @@ final class CompareCommand implements Command {
                                java.util.function.Function<Long, String> label, List<Policy> policies,
                                dev.nunac.compare.Progress progress) {
         progress.step("compiling");
+        // one memo of simulated times for the compile and every search after it: no placement is simulated twice
+        var settings = PolicyComparison.settings();
         CompileResult compiled = Driver.compile(plan, topo, PlacementOptions.auto(base.nar(), sizes.get(0)).withMaxPages(base.maxPages()),
-                false, null, null);
-        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), true, progress, label::apply);
+                settings, false, null, null);
+        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), false, true, progress,
+                label::apply, settings);
         List<String> rows = new ArrayList<>(List.of(PolicyComparison.AUTO));
         for (Policy p : policies) rows.add(p.id());
         List<Path> written = null;

@@ -75,6 +75,11 @@ final class CompareCommand implements Command {
         String ps = cl.getOptionValue("policies");
         if (ps != null) policies = new ArrayList<>(CommonOptions.policies(ps, "--policies"));
         PlacementOptions base = CommonOptions.placementOptions(cl);
+        List<String> pictures = new ArrayList<>();
+        if (cl.hasOption("plot")) pictures.addAll(List.of("speedup.svg", "store-latency.svg"));
+        if (cl.hasOption("svg")) pictures.add("floorplans.svg");
+        // the searches take seconds: an output path they could never be written to is refused first
+        if (!pictures.isEmpty()) OutputFiles.checkWritable(CommonOptions.path(cl.getOptionValue("o", "out"), "-o"), pictures);
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();

@@ -163,6 +163,27 @@ public final class OutputFiles {
         }
     }
 
+    /**
+     * Refuses now what {@link #writeTo} would refuse about {@code dir} and the outputs {@code names}
+     * (a folder that is a file or a link to nothing, a device, FIFO or folder at an output's path),
+     * creating nothing: a command that computes for seconds before it writes fails before it starts.
+     */
+    public static void checkWritable(Path dir, java.util.Collection<String> names) {
+        if (Files.isDirectory(dir)) {
+            for (String n : names) target(dir.resolve(n));
+            return;
+        }
+        String name = dir.toString();
+        if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot create the output folder: it is a symbolic link to nothing");
+        }
+        if (Files.exists(dir)) throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "output folder is a file");
+        Path parent = dir.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot create the output folder: its parent folder does not exist");
+        }
+    }
+
     private static void prepare(Path dir) {
         String name = dir.toString();
         if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {

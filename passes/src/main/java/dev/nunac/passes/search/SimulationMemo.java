@@ -21,12 +21,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * nor the logical groups, which SimulationMemoTest holds it to), so a placement that puts them in
  * the same places at the same size of the same compiled plan gets the estimate it got before,
  * identical to a fresh one. Placements of another plan or topology than the first asked about
- * are estimated without being remembered.
+ * are estimated without being remembered. Only the estimates of one size are kept (a comparison
+ * searches its sizes in turn): a simulation holds a timing per threadblock, and those of every
+ * size of a large plan together would fill the heap.
  */
 public final class SimulationMemo implements CostModel {
     private final CostModel model;
     private final ConcurrentHashMap<Key, Estimate> known = new ConcurrentHashMap<>();
-    private volatile PlacementInput first;
+    private PlacementInput first;
+    private long size = -1;
 
     /** What the estimate of a placement reads (its SHA-256), at a size and layout. */
     private record Key(long sizeBytes, boolean repack, String placement) {}
@@ -47,11 +50,16 @@ public final class SimulationMemo implements CostModel {
 
     @Override
     public Estimate estimate(PlacementInput in, Placement placement) {
+        boolean ours;
         synchronized (this) {
             if (first == null) first = in;
+            ours = in.plan() == first.plan() && in.accesses() == first.accesses() && in.topology() == first.topology();
+            if (ours && in.sizeBytes() != size) {
+                known.clear(); // another size: nothing remembered can be asked for again
+                size = in.sizeBytes();
+            }
         }
-        PlacementInput f = first;
-        if (in.plan() != f.plan() || in.accesses() != f.accesses() || in.topology() != f.topology()) return model.estimate(in, placement);
+        if (!ours) return model.estimate(in, placement);
         Key k = new Key(in.sizeBytes(), in.repack(), fingerprint(placement));
         Estimate e = known.get(k);
         if (e != null) return e;

@@ -85,7 +85,9 @@ class SimulationMemoTest {
         memo.estimate(other, ua);
         memo.estimate(other, ua);
         assertEquals(4, counting.runs.get(), "another plan's estimates are not remembered");
-        assertEquals(2, memo.size());
+        assertEquals(1, memo.size(), "only the last size's estimate is kept");
+        memo.estimate(in, ua);
+        assertEquals(5, counting.runs.get(), "the first size's was forgotten when another came");
     }
 
     @Test

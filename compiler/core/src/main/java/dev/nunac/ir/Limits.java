@@ -34,10 +34,25 @@ public record Limits(long maxInputBytes, int maxNesting, int maxRanks, int maxTh
      * implementation can honour without running out of memory or stack. A whole input is held in
      * memory (1 GiB); nesting is followed by recursion (10000 levels fit the stack of any thread
      * that runs a plan); a placement holds a map entry per page (2^22 pages fit the heap of a
-     * default JVM in about half a minute); counts that size arrays or number ids are ints.
+     * default JVM in about half a minute); counts that size arrays or number ids are ints. A DSL
+     * program's evaluation is bounded in time only by its budgets, so those stop at 500,000,000:
+     * an empty loop of that many iterations runs out in about half a minute of CPU on two busy
+     * cores (a billion took 63 s), and a run can never go on without end.
      */
-    private static final long[] MAX = {1L << 30, 10_000, Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE,
-            Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, 1L << 22, Long.MAX_VALUE, Long.MAX_VALUE, 3600};
+    private static final long[] MAX = {1L << 30, 10_000, Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, 500_000_000L,
+            Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, 1L << 22, 500_000_000L, Long.MAX_VALUE, 3600};
+
+    /** Each limit's name with its maximum, for the help. */
+    public static String maxima() {
+        String[] names = NAMES.split(", ");
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < names.length; i++) {
+            long m = MAX[i];
+            String v = m == Long.MAX_VALUE ? "2^63-1" : m == Integer.MAX_VALUE ? "2^31-1" : Long.toString(m);
+            b.append(i == 0 ? "" : ", ").append(names[i]).append(" ").append(v);
+        }
+        return b.toString();
+    }
 
     /** This limit set with {@code name} at {@code value}; IllegalArgumentException names an unknown limit or the maximum. */
     public Limits with(String name, long value) {

@@ -19,7 +19,7 @@ final class CommonOptions {
         o.addOption(Option.builder("D").argName("name=value").hasArgs().valueSeparator('=')
                 .desc("override a plan parameter (repeatable), e.g. -D ranks=16").get());
         o.addOption(Option.builder().longOpt("limit").argName("name=value").hasArg()
-                .desc("change a resource limit (repeatable): " + Limits.NAMES).get());
+                .desc("change a resource limit (repeatable), up to its maximum: " + Limits.maxima()).get());
         o.addOption(Option.builder().longOpt("verbose").desc("show internal details of failures").get());
         return o;
     }

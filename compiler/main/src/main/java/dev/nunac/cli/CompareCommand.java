@@ -75,6 +75,11 @@ final class CompareCommand implements Command {
         String ps = cl.getOptionValue("policies");
         if (ps != null) policies = new ArrayList<>(CommonOptions.policies(ps, "--policies"));
         PlacementOptions base = CommonOptions.placementOptions(cl);
+        List<String> pictures = new ArrayList<>();
+        if (cl.hasOption("plot")) pictures.addAll(List.of("speedup.svg", "store-latency.svg"));
+        if (cl.hasOption("svg")) pictures.add("floorplans.svg");
+        // the searches take seconds: an output path they could never be written to is refused first
+        if (!pictures.isEmpty()) OutputFiles.checkWritable(CommonOptions.path(cl.getOptionValue("o", "out"), "-o"), pictures);
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
@@ -91,9 +96,12 @@ final class CompareCommand implements Command {
                                java.util.function.Function<Long, String> label, List<Policy> policies,
                                dev.nunac.compare.Progress progress) {
         progress.step("compiling");
+        // one memo of simulated times for the compile and every search after it: no placement is simulated twice
+        var settings = PolicyComparison.settings();
         CompileResult compiled = Driver.compile(plan, topo, PlacementOptions.auto(base.nar(), sizes.get(0)).withMaxPages(base.maxPages()),
-                false, null, null);
-        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), true, progress, label::apply);
+                settings, false, null, null);
+        List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, sizes, base.nar(), false, true, progress,
+                label::apply, settings);
         List<String> rows = new ArrayList<>(List.of(PolicyComparison.AUTO));
         for (Policy p : policies) rows.add(p.id());
         List<Path> written = null;

@@ -100,6 +100,12 @@ final class CompileCommand implements Command {
             throw new UsageException(NAME, "--dump-after: unknown pass '" + dumpAfter + "' (passes: "
                     + String.join(", ", Driver.PIPELINE.names()) + ")");
         }
+        Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
+        // the search can take seconds: an output path that no output could be written to is refused before it
+        List<String> names = new java.util.ArrayList<>();
+        for (Output o : emit) if (!(perRank && PER_RANK.contains(o))) names.add(o.file);
+        names.add(OutputFiles.MANIFEST);
+        OutputFiles.checkWritable(dir, names);
         CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
         Topology topo = in.topology();
         Plan plan = in.plan();
@@ -129,7 +135,7 @@ final class CompileCommand implements Command {
             r = r.withSource(new PlanSource(planPath.toString(), PlanLoader.readBytes(planPath, limits), limits));
         }
         long tPlaced = System.nanoTime();
-        OutputFiles out = new OutputFiles();
+        OutputFiles out = new OutputFiles().withManifest();
         Set<Output> whole = new java.util.TreeSet<>(emit);
         if (perRank) whole.removeAll(PER_RANK);
         Emission.render(r, whole, settings).forEach((o, text) -> out.add(o.file, text));
@@ -137,7 +143,6 @@ final class CompileCommand implements Command {
             PerRankOutputs.render(r, settings, emit.contains(Output.JSON), emit.contains(Output.HEADER), emit.contains(Output.LAUNCH))
                     .forEach(out::add);
         }
-        Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
         List<Path> written = out.writeTo(dir);
         if (cl.hasOption("timings")) {
             Timings.print(io, in.topologyNanos(), in.planNanos(), r.nanosByPass(), System.nanoTime() - tPlaced);

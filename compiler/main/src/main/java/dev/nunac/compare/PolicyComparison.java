@@ -6,6 +6,7 @@ import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
 import dev.nunac.passes.search.PlacementSearch;
 import dev.nunac.passes.search.SearchResult;
+import dev.nunac.passes.search.SimulationMemo;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -45,28 +46,51 @@ public final class PolicyComparison {
     /** As above, with chunks smaller than a page repacked in every buffer when {@code repack} ({@code --layout packed}). */
     public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean repack, boolean withAuto,
                                  Progress progress, java.util.function.LongFunction<String> fmt) {
+        return run(compiled, policies, sizes, nar, repack, withAuto, progress, fmt, settings());
+    }
+
+    /** As above, the searches spending {@code settings} (those of {@link #settings} the compile was given share its timings). */
+    public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean repack, boolean withAuto,
+                                 Progress progress, java.util.function.LongFunction<String> fmt, PlacementSearch.Settings settings) {
         // Every size is checked before the first is searched: a sweep is not run to fail at its last size.
         for (long size : sizes) PlacementSearch.checkPages(compiled.input().withSize(size), compiled.options());
         List<Cell> out = new ArrayList<>();
         for (long size : sizes) {
             if (withAuto) {
                 progress.step(AUTO + " at " + fmt.apply(size));
-                out.add(cell(AUTO, size, search(compiled, Policy.all(), nar, size, repack)));
+                PlacementOptions o = options(compiled, Policy.all(), nar, size, repack);
+                // the compile searched these very options already: its result is the row
+                out.add(cell(AUTO, size, o.equals(compiled.options()) ? compiled.search() : search(compiled, o, settings)));
             }
             for (Policy p : policies) {
                 progress.step(p.id() + " at " + fmt.apply(size));
-                out.add(cell(p.id(), size, search(compiled, EnumSet.of(p), nar, size, repack)));
+                out.add(cell(p.id(), size, search(compiled, options(compiled, EnumSet.of(p), nar, size, repack), settings)));
             }
         }
         return List.copyOf(out);
     }
 
-    public static SearchResult search(CompileResult compiled, Set<Policy> policies, int nar, long size) {
-        return search(compiled, policies, nar, size, false);
+    /**
+     * Search settings whose timings the searches of a comparison share: the searches of one size
+     * time the same placements (UA in every one, each policy's best in the search over all), so
+     * each is simulated once and its time reused, identical. A compile given them
+     * ({@link Driver#compile(dev.nunac.ir.Plan, dev.nunac.topology.Topology, PlacementOptions, PlacementSearch.Settings,
+     * boolean, String, java.util.function.BiConsumer)}) shares its timings with the comparison that follows.
+     */
+    public static PlacementSearch.Settings settings() {
+        return PlacementSearch.Settings.defaults().withSimulator(new SimulationMemo(PlacementSearch.Settings.defaults().simulator()));
     }
 
-    static SearchResult search(CompileResult compiled, Set<Policy> policies, int nar, long size, boolean repack) {
-        return Driver.searchAgain(compiled, new PlacementOptions(policies, nar, size, repack).withMaxPages(compiled.options().maxPages()));
+    public static SearchResult search(CompileResult compiled, Set<Policy> policies, int nar, long size) {
+        return Driver.searchAgain(compiled, options(compiled, policies, nar, size, false));
+    }
+
+    private static PlacementOptions options(CompileResult compiled, Set<Policy> policies, int nar, long size, boolean repack) {
+        return new PlacementOptions(policies, nar, size, repack).withMaxPages(compiled.options().maxPages());
+    }
+
+    private static SearchResult search(CompileResult compiled, PlacementOptions o, PlacementSearch.Settings settings) {
+        return PlacementSearch.search(compiled.input(), compiled.groups(), o, settings);
     }
 
     static Cell cell(String row, long size, SearchResult s) {

@@ -50,10 +50,17 @@ public final class Driver {
 
     public static CompileResult compile(Plan plan, Topology topo, PlacementOptions options, boolean verify,
                                         String dumpAfter, BiConsumer<String, String> dump) {
+        return compile(plan, topo, options, PlacementSearch.Settings.defaults(), verify, dumpAfter, dump);
+    }
+
+    /** As above, the placement search spending {@code settings} (a comparison's shared timings). */
+    public static CompileResult compile(Plan plan, Topology topo, PlacementOptions options, PlacementSearch.Settings settings,
+                                        boolean verify, String dumpAfter, BiConsumer<String, String> dump) {
         Diagnostics diags = new Diagnostics();
         Compilation c = new Compilation(plan, diags);
         c.put(TopologyInput.KEY, topo);
         c.put(PlacementOptions.KEY, options);
+        c.put(PlacementSearch.SETTINGS, settings);
         PIPELINE.run(c, verify, dumpAfter, dump);
         diags.throwIfErrors(ErrorKind.PLAN);
         return new CompileResult(c.plan(), topo, options, c.get(Accesses.KEY), c.get(LogicalGroups.KEY),

@@ -154,25 +154,26 @@ public final class Tuning {
         // Every combination is read and checked against the limits before any is searched: a
         // value that makes the plan too large is reported at once, not after the searches before it.
         // Their steps together are bounded like one plan's: a compile's search costs about its steps.
-        List<Map<String, String>> defs = new ArrayList<>();
+        // The plans read here are the ones compiled: each is read once.
+        List<Plan> plans = new ArrayList<>();
         long steps = 0, budget = Math.max(1, limits.maxSteps() / STEPS_SHARE);
         for (Map<String, String> c : combos) {
             Map<String, String> d = new TreeMap<>(defines);
             d.putAll(c);
-            steps += PlanLoader.load(plan, d, limits).stepCount();
+            Plan p = PlanLoader.load(plan, d, limits);
+            steps += p.stepCount();
             if (steps > budget) {
                 throw new CompileException(ErrorKind.PLAN, SourcePos.of(plan.toString()), "--tune: the combinations up to "
                         + label(c) + " have more than " + budget + " steps in all, a sixteenth of the steps limit, each searched in"
                         + " turn (tune fewer values, or raise the limit with --limit steps=N)");
             }
-            defs.add(d);
+            plans.add(p);
         }
         List<CompileResult> results = new ArrayList<>();
         List<Trial> trials = new ArrayList<>();
         for (int i = 0; i < combos.size(); i++) {
             Map<String, String> c = combos.get(i);
-            Plan p = PlanLoader.load(plan, defs.get(i), limits);
-            CompileResult r = Driver.compile(p, topo, options, false, null, null);
+            CompileResult r = Driver.compile(plans.get(i), topo, options, false, null, null);
             results.add(r);
             var s = r.search();
             trials.add(new Trial(c, s.chosen().candidate().id(), s.chosen().analyticNs(),

@@ -30,7 +30,23 @@ import java.util.TreeSet;
  * are removed ({@link TempFiles#removeStale}).
  */
 public final class OutputFiles {
+    /**
+     * The file a set {@link #withManifest written with a manifest} ends with: each output's
+     * SHA-256 and name, as {@code sha256sum} writes them. It is renamed into place after every
+     * output, so a reader can always tell a complete set: the manifest is there and every file it
+     * lists matches it ({@code sha256sum -c outputs.sha256}). A run killed between the renames,
+     * or one whose failure could not put every old file back, leaves files the manifest does not match.
+     */
+    public static final String MANIFEST = "outputs.sha256";
+
     private final Map<String, String> files = new LinkedHashMap<>();
+    private boolean manifest;
+
+    /** Ends the set with {@link #MANIFEST}, written last. */
+    public OutputFiles withManifest() {
+        manifest = true;
+        return this;
+    }
 
     public OutputFiles add(String name, String content) {
         files.put(name, content);
@@ -48,15 +64,21 @@ public final class OutputFiles {
 
     /** As {@link #writeTo(Path)}, renaming with {@code mover} (tests make renames fail). */
     List<Path> writeTo(Path dir, SetReplacement.Mover mover) {
+        Map<String, String> set = new LinkedHashMap<>(files);
+        if (manifest) {
+            if (set.containsKey(MANIFEST)) throw new IllegalArgumentException(MANIFEST + " is the manifest's name");
+            set.put(MANIFEST, manifest(files));
+        }
         prepare(dir);
         Map<String, Path> targets = new LinkedHashMap<>();
-        for (String name : files.keySet()) targets.put(name, target(dir.resolve(name)));
-        Set<String> ours = new TreeSet<>(files.keySet());
+        for (String name : set.keySet()) targets.put(name, target(dir.resolve(name)));
+        Set<String> ours = new TreeSet<>(set.keySet());
         for (Output o : Output.values()) ours.add(o.file);
+        ours.add(MANIFEST);
         TempFiles.removeStale(dir, ours, Instant.now());
         List<Path> temps = new ArrayList<>();
         try {
-            for (Map.Entry<String, String> f : files.entrySet()) {
+            for (Map.Entry<String, String> f : set.entrySet()) {
                 Path target = targets.get(f.getKey());
                 Path display = dir.resolve(f.getKey());
                 Path tmp;
@@ -74,8 +96,8 @@ public final class OutputFiles {
                             "cannot write output: " + reason(e) + "; no output was changed");
                 }
             }
-            List<Path> displays = files.keySet().stream().map(dir::resolve).toList();
-            return SetReplacement.replace(displays, temps, List.copyOf(targets.values()), mover);
+            List<Path> displays = set.keySet().stream().map(dir::resolve).toList();
+            return SetReplacement.replace(displays, temps, List.copyOf(targets.values()), mover, manifest);
         } finally {
             for (Path t : temps) {
                 try {
@@ -84,6 +106,23 @@ public final class OutputFiles {
                     // best effort: the temporary file is hidden, named after its target, and removed by a later run
                 }
             }
+        }
+    }
+
+    /** {@code sha256sum}'s lines for {@code files}, in the order they are written: deterministic, as the files are. */
+    static String manifest(Map<String, String> files) {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, String> f : files.entrySet()) {
+            b.append(sha256(f.getValue().getBytes(StandardCharsets.UTF_8))).append("  ").append(f.getKey()).append('\n');
+        }
+        return b.toString();
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
         }
     }
 
@@ -121,6 +160,27 @@ public final class OutputFiles {
             Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /**
+     * Refuses now what {@link #writeTo} would refuse about {@code dir} and the outputs {@code names}
+     * (a folder that is a file or a link to nothing, a device, FIFO or folder at an output's path),
+     * creating nothing: a command that computes for seconds before it writes fails before it starts.
+     */
+    public static void checkWritable(Path dir, java.util.Collection<String> names) {
+        if (Files.isDirectory(dir)) {
+            for (String n : names) target(dir.resolve(n));
+            return;
+        }
+        String name = dir.toString();
+        if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot create the output folder: it is a symbolic link to nothing");
+        }
+        if (Files.exists(dir)) throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "output folder is a file");
+        Path parent = dir.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot create the output folder: its parent folder does not exist");
         }
     }
 

@@ -49,7 +49,7 @@ class CommandLinePromisesTest {
         Path out = tmp.resolve("emit");
         CliRun r = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "-D", "ranks=4", "--emit", "svg", "-o", out.toString());
         assertEquals(0, r.exit(), r.err());
-        assertEquals(List.of("floorplan.svg", "placement.h", "placement.json", "report.txt"), files(out));
+        assertEquals(List.of("floorplan.svg", "outputs.sha256", "placement.h", "placement.json", "report.txt"), files(out));
     }
 
     @Test
@@ -57,7 +57,7 @@ class CommandLinePromisesTest {
         Path out = tmp.resolve("only");
         CliRun r = CliRun.of(example("allgather-direct"), "--topo", "nuna-4die", "-D", "ranks=4", "--only", "svg,json", "-o", out.toString());
         assertEquals(0, r.exit(), r.err());
-        assertEquals(List.of("floorplan.svg", "placement.json"), files(out));
+        assertEquals(List.of("floorplan.svg", "outputs.sha256", "placement.json"), files(out));
     }
 
     @Test

@@ -113,4 +113,95 @@ class SetReplacementTest {
         Files.setAttribute(temp, "unix:uid", 65534);
         assertNull(StickyFolder.refusal(report, temp), "its owner may");
     }
+
+    /** What a reader of an output folder checks: the manifest is there and every file it lists has its hash. */
+    static boolean consistent(Path dir) throws IOException {
+        Path m = dir.resolve(OutputFiles.MANIFEST);
+        if (!Files.exists(m)) return false;
+        for (String line : Files.readAllLines(m, StandardCharsets.UTF_8)) {
+            String hash = line.substring(0, 64);
+            Path f = dir.resolve(line.substring(66));
+            if (!Files.exists(f) || !hash.equals(OutputFiles.sha256(Files.readAllBytes(f)))) return false;
+        }
+        return true;
+    }
+
+    static OutputFiles threeWithManifest(String tag) {
+        return new OutputFiles().withManifest().add("placement.json", tag + " json").add("placement.h", tag + " h").add("report.txt", tag + " report");
+    }
+
+    /** Stands for a process killed after {@code renames} renames: nothing after them runs, not even the rollback. */
+    static final class Killed extends RuntimeException {}
+
+    static SetReplacement.Mover killedAfter(int renames, List<String> order) {
+        int[] n = {0};
+        return (from, to) -> {
+            if (n[0]++ == renames) throw new Killed();
+            order.add(to.getFileName().toString());
+            OutputFiles.move(from, to);
+        };
+    }
+
+    @Test
+    void theManifestIsWrittenLastAndMatchesACompleteSet(@TempDir Path dir) throws Exception {
+        threeWithManifest("old").writeTo(dir);
+        List<String> order = new java.util.ArrayList<>();
+        List<Path> written = threeWithManifest("new").writeTo(dir, killedAfter(99, order));
+        assertEquals(List.of("placement.json", "placement.h", "report.txt", OutputFiles.MANIFEST), order);
+        assertEquals(dir.resolve(OutputFiles.MANIFEST), written.get(3));
+        assertTrue(consistent(dir));
+        assertEquals(OutputFiles.sha256("new json".getBytes(StandardCharsets.UTF_8)) + "  placement.json\n"
+                + OutputFiles.sha256("new h".getBytes(StandardCharsets.UTF_8)) + "  placement.h\n"
+                + OutputFiles.sha256("new report".getBytes(StandardCharsets.UTF_8)) + "  report.txt\n", read(dir.resolve(OutputFiles.MANIFEST)));
+    }
+
+    @Test
+    void aRunKilledBetweenRenamesLeavesASetItsManifestDoesNotMatch(@TempDir Path dir) throws Exception {
+        for (int k = 1; k <= 3; k++) {
+            Path d = Files.createDirectory(dir.resolve("k" + k));
+            threeWithManifest("old").writeTo(d);
+            int renames = k;
+            assertThrows(Killed.class, () -> threeWithManifest("new").writeTo(d, killedAfter(renames, new java.util.ArrayList<>())));
+            assertEquals("new json", read(d.resolve("placement.json")), "the first rename happened");
+            assertTrue(!consistent(d), "after " + k + " of 4 renames the old manifest does not match the files");
+        }
+    }
+
+    @Test
+    void aFailedRollbackLeavesASetItsManifestDoesNotMatchAndSaysSo(@TempDir Path dir) throws Exception {
+        threeWithManifest("old").writeTo(dir);
+        // report.txt cannot be replaced, and the old placement.h cannot be renamed back either.
+        SetReplacement.Mover mover = (from, to) -> {
+            String name = to.getFileName().toString();
+            boolean back = from.getFileName().toString().startsWith(".placement.h.");
+            if (name.equals("report.txt") || (name.equals("placement.h") && back && Files.exists(to)
+                    && read(to).equals("new h"))) {
+                throw new java.nio.file.FileSystemException(to.toString(), null, "Operation not permitted");
+            }
+            OutputFiles.move(from, to);
+        };
+        CompileException e = assertThrows(CompileException.class, () -> threeWithManifest("new").writeTo(dir, mover));
+        assertEquals(dir.resolve("report.txt") + ": error: cannot replace it: Operation not permitted; could not put back the previous"
+                + " placement.h, which is now new and no longer matches outputs.sha256, so the folder reads as an incomplete set",
+                e.diagnostics().get(0).format());
+        assertEquals("old json", read(dir.resolve("placement.json")));
+        assertEquals("new h", read(dir.resolve("placement.h")));
+        assertTrue(!consistent(dir));
+        assertEquals(List.of(OutputFiles.MANIFEST, "placement.h", "placement.json", "report.txt"), names(dir), "no temporary or second names left");
+    }
+
+    @Test
+    void aManifestThatCannotBeReplacedPutsEveryOutputBack(@TempDir Path dir) throws Exception {
+        threeWithManifest("old").writeTo(dir);
+        CompileException e = assertThrows(CompileException.class, () -> threeWithManifest("new").writeTo(dir, refusing(OutputFiles.MANIFEST)));
+        assertTrue(e.diagnostics().get(0).format().startsWith(dir.resolve(OutputFiles.MANIFEST) + ": error: cannot replace it:"
+                + " Operation not permitted; the outputs already replaced were put back"), e.diagnostics().get(0).format());
+        assertEquals("old report", read(dir.resolve("report.txt")));
+        assertTrue(consistent(dir));
+    }
+
+    @Test
+    void theManifestNameIsNotAnOutputName() {
+        assertThrows(IllegalArgumentException.class, () -> new OutputFiles().withManifest().add(OutputFiles.MANIFEST, "x").writeTo(Path.of("unused")));
+    }
 }

@@ -90,7 +90,8 @@ class InputDeadlineAndLimitMaximaTest {
         String[][] cases = {
             {"input-bytes=4611686018427387904", "1073741824"}, {"nesting=200000", "10000"},
             {"pages=9223372036854775807", "4194304"}, {"steps=9223372036854775807", null}, {"ranks=2147483648", "2147483647"},
-            {"input-seconds=3601", "3600"},
+            {"input-seconds=3601", "3600"}, {"evaluations=9223372036854775807", "500000000"},
+            {"loop-iterations=500000001", "500000000"}, {"evaluations=500000000", null}, {"loop-iterations=500000000", null},
         };
         for (String[] c : cases) {
             CliRun r = run("check", plan, "-D", "ranks=2", "--limit", c[0]);
@@ -101,6 +102,25 @@ class InputDeadlineAndLimitMaximaTest {
             assertEquals(2, r.exit(), r.err());
             assertTrue(r.err().startsWith("nunac check: --limit " + c[0] + ": at most " + c[1] + ", the most nunac can honour\n"), r.err());
         }
+    }
+
+    @Test
+    void aLoopAtTheRaisedBudgetsEndsWithTheirMessage() throws Exception {
+        // An endless-looking loop with both budgets at their maxima is refused before it runs (the
+        // iterations are claimed first), so even the largest budgets cannot make a check run on.
+        CliRun r = run("check", Files.writeString(dir.resolve("p.msccl"), "param ranks = 2;\nprogram \"p\" collective allgather(ranks, inplace = true) {\n"
+                + "  for i in 0 .. 1000000000000 { }\n  chunk(0, input, 0).copy(1, output, 0);\n  chunk(1, input, 0).copy(0, output, 1);\n}\n").toString(),
+                "--limit", "loop-iterations=500000000", "--limit", "evaluations=500000000");
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains("would run 1000000000000 iterations; the plan may run at most 500000000 loop iterations"), r.err());
+    }
+
+    @Test
+    void theHelpNamesEachLimitsMaximum() {
+        CliRun r = run("help", "check");
+        String flat = r.out().replaceAll("\\s+", " ");
+        assertTrue(flat.contains("loop-iterations 500000000") && flat.contains("evaluations 500000000")
+                && flat.contains("input-bytes 1073741824") && flat.contains("pages 4194304"), r.out());
     }
 
     @Test

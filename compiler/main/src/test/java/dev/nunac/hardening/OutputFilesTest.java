@@ -142,6 +142,30 @@ class OutputFilesTest {
     }
 
     @Test
+    void anOutputPathNoOutputCanTakeIsRefusedBeforeThePlanIsReadOrSearched(@TempDir Path dir) throws Exception {
+        // The plan does not exist: the output path is what is reported, so it was looked at first.
+        String missing = dir.resolve("absent.msccl").toString();
+        Path c = java.nio.file.Files.createDirectory(dir.resolve("c"));
+        Path fifo = c.resolve("speedup.svg");
+        Assumptions.assumeTrue(make("mkfifo", fifo.toString()), "mkfifo is not available");
+        CliRun r = CliRun.of("compare", missing, "--topo", "nuna-4die", "--sizes", "1MB", "--plot", "-o", c.toString());
+        assertEquals(3, r.exit(), r.err());
+        assertEquals(fifo + ": error: cannot write output: it is not a regular file (a device, FIFO or socket), which nunac never"
+                + " replaces\n", r.err());
+        assertTrue(isSpecial(fifo), "the FIFO is still there");
+        Path o = java.nio.file.Files.createDirectory(dir.resolve("o"));
+        Path manifest = o.resolve("outputs.sha256");
+        assertTrue(make("mkfifo", manifest.toString()));
+        r = CliRun.of(missing, "--topo", "nuna-4die", "-o", o.toString());
+        assertEquals(3, r.exit(), r.err());
+        assertTrue(r.err().startsWith(manifest + ": error: cannot write output: it is not a regular file"), r.err());
+        assertEquals(List.of("outputs.sha256"), names(o));
+        r = CliRun.of(missing, "--topo", "nuna-4die", "-o", dir.resolve("no/such/folder").toString());
+        assertEquals(3, r.exit(), r.err());
+        assertTrue(r.err().endsWith("error: cannot create the output folder: its parent folder does not exist\n"), r.err());
+    }
+
+    @Test
     void specialFileInsideTheOutputFolderIsRefusedBeforeAnythingIsWritten(@TempDir Path dir) throws Exception {
         Path out = Files.createDirectory(dir.resolve("out"));
         Path json = out.resolve("placement.json");
@@ -190,6 +214,25 @@ class OutputFilesTest {
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.err().startsWith("nunac: wrote " + dir + "/x\\nFORGED: error: y/placement.json"), r.err());
         assertFalse(r.err().contains("\nFORGED"), r.err());
+    }
+
+    @Test
+    void aCompiledSetChecksWithSha256sumAndAMixedOneDoesNot(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        String plan = TestPaths.examples().resolve("allgather-direct.msccl").toString();
+        CliRun r = CliRun.of(plan, "--topo", "nuna-4die", "-D", "ranks=4", "--emit", "launch", "-o", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().endsWith(out.resolve("launch.txt") + ", " + out.resolve("outputs.sha256") + "\n"), r.err());
+        List<String> listed = Files.readAllLines(out.resolve("outputs.sha256")).stream().map(l -> l.substring(66)).toList();
+        assertEquals(List.of("placement.json", "placement.h", "report.txt", "launch.txt"), listed);
+        Assumptions.assumeTrue(make("sha256sum", "--version"), "sha256sum is not available");
+        String manifest = out.resolve("outputs.sha256").toString();
+        assertTrue(make("sh", "-c", "cd '" + out + "' && sha256sum --check --quiet outputs.sha256"), manifest);
+        // What a run killed between its renames leaves: one output of another run, the manifest of this one.
+        Path other = dir.resolve("other");
+        assertEquals(0, CliRun.of(plan, "--topo", "nuna-4die", "-D", "ranks=8", "--emit", "launch", "-o", other.toString()).exit());
+        Files.copy(other.resolve("placement.h"), out.resolve("placement.h"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertFalse(make("sh", "-c", "cd '" + out + "' && sha256sum --check --quiet outputs.sha256"), manifest);
     }
 
     @Test

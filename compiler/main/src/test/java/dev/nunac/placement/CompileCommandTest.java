@@ -30,11 +30,11 @@ class CompileCommandTest {
             CliRun r = CliRun.of(example("allgather-direct"), "--topo", "mi300x", "-D", "ranks=8", "-o", out.toString());
             assertEquals(0, r.exit(), r.err());
         }
-        for (String f : new String[] {"placement.json", "placement.h", "report.txt"}) {
+        for (String f : new String[] {"placement.json", "placement.h", "report.txt", "outputs.sha256"}) {
             assertArrayEquals(Files.readAllBytes(a.resolve(f)), Files.readAllBytes(b.resolve(f)), f);
         }
         try (var s = Files.list(a)) {
-            assertEquals(3, s.count(), "no temporary files left behind");
+            assertEquals(4, s.count(), "no temporary files left behind");
         }
     }
 
@@ -133,7 +133,7 @@ class CompileCommandTest {
                 "-o", out.toString(), "--timings");
         assertEquals(0, r.exit(), r.err());
         try (var s = Files.list(out)) {
-            assertEquals(java.util.List.of("floorplan.svg", "placement.h"), s.map(p -> p.getFileName().toString()).sorted().toList());
+            assertEquals(java.util.List.of("floorplan.svg", "outputs.sha256", "placement.h"), s.map(p -> p.getFileName().toString()).sorted().toList());
         }
         assertTrue(r.err().contains("emit + baseline + write"), r.err());
     }

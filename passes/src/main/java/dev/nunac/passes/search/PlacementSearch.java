@@ -52,7 +52,7 @@ import java.util.stream.IntStream;
  */
 public final class PlacementSearch extends BasePass {
     /** What the search may spend, and on what. */
-    public record Settings(SimulatedModel simulator, long simulationBudget, int maxSimulated, int refineRounds, int fullSpaceSteps,
+    public record Settings(CostModel simulator, long simulationBudget, int maxSimulated, int refineRounds, int fullSpaceSteps,
                            long fullSpacePages, long keptPages) {
         /**
          * Three million simulated events (about a second on two cores with the C1 compiler), twelve
@@ -69,6 +69,11 @@ public final class PlacementSearch extends BasePass {
         /** The same with a simulation budget of {@code events} (0: the analytic estimate decides). */
         public Settings withBudget(long events) {
             return new Settings(simulator, events, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, keptPages);
+        }
+
+        /** The same, timing with {@code model} (a {@link SimulationMemo} shares the timings of several searches). */
+        public Settings withSimulator(CostModel model) {
+            return new Settings(model, simulationBudget, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, keptPages);
         }
 
         /** The same, keeping at most {@code pages} page-map entries of placements at once. */
@@ -97,6 +102,9 @@ public final class PlacementSearch extends BasePass {
      */
     static final double TRUSTED_OF_IDEAL = 2.0;
 
+    /** What the pass spends, when a caller sets it (a comparison shares its timings); else {@link Settings#defaults}. */
+    public static final dev.nunac.pass.Key<Settings> SETTINGS = dev.nunac.pass.Key.of("search-settings", Settings.class);
+
     public PlacementSearch() {
         super("placement-search", Stage.PLACED, Stage.LOGICALLY_ALLOCATED);
     }
@@ -105,7 +113,7 @@ public final class PlacementSearch extends BasePass {
     public void run(Compilation c) {
         PlacementOptions opt = c.get(PlacementOptions.KEY);
         PlacementInput in = new PlacementInput(c.plan(), c.get(Accesses.KEY), c.get(TopologyInput.KEY), opt.sizeBytes(), opt.repack());
-        SearchResult r = search(in, c.get(LogicalGroups.KEY), opt, Settings.defaults());
+        SearchResult r = search(in, c.get(LogicalGroups.KEY), opt, c.find(SETTINGS).orElseGet(Settings::defaults));
         c.put(SearchResult.KEY, r);
         c.put(Placement.KEY, r.chosen().placement());
     }

@@ -2,11 +2,13 @@
 # Regenerates the paper reproduction on nuna-4die:
 #   bench/reproduce-paper.sh          docs/paper-reproduction.md (Figs. 9-15, Fig. 9 at 8 GPUs; minutes)
 #   bench/reproduce-paper.sh --full   docs/paper-reproduction-fig9.md (Fig. 9 over 2-64 GPUs and
-#                                     100 kB-1 GB; about 13 minutes on two cores)
+#                                     100 kB-1 GB, as a sweep; about 13 minutes on two cores)
 #   bench/reproduce-paper.sh --search docs/search-acceptance.md (the default compile's search over
 #                                     the same grid; about an hour on two cores)
-# The Fig. 9 grid also runs as a sweep, in parts on a cluster's job array (docs/sweep.md):
-#   nunac sweep bench/sweep-fig9.json -o fig9 [--shard i/n]; nunac sweep merge fig9
+# --full runs the Fig. 9 grid as a sweep (bench/sweep-fig9.json into bench/target/fig9-sweep, which
+# resumes where it stopped) and reads the figure from its point files. The same sweep runs in
+# parts on a cluster's job array (docs/sweep.md): nunac sweep bench/sweep-fig9.json -o DIR
+# --shard i/n on each node, then bench/reproduce-paper.sh --full --fig9-from=DIR here.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/nunac" --version >/dev/null # builds the compiler on first use
@@ -19,7 +21,18 @@ if [ ! -f "$jar" ] || [ "$root/compiler/main/target/nunac.jar" -nt "$jar" ] \
 fi
 doc=paper-reproduction
 args=("$@")
-[[ "${1:-}" == "--full" ]] && doc=paper-reproduction-fig9
+if [[ "${1:-}" == "--full" ]]; then
+  doc=paper-reproduction-fig9
+  if [[ " $* " != *" --fig9-from="* ]]; then
+    sweep="$root/bench/target/fig9-sweep"
+    # a stopped run resumes, but only with the build that started it
+    if [ -f "$sweep/sweep.json" ] && [ "$root/compiler/main/target/nunac.jar" -nt "$sweep/sweep.json" ]; then rm -rf "$sweep"; fi
+    mkdir -p "$root/bench/target"
+    quiet=(); [[ " $* " == *" --quiet "* ]] && quiet=(--quiet)
+    "$root/nunac" sweep "$root/bench/sweep-fig9.json" -o "$sweep" "${quiet[@]}"
+    args+=("--fig9-from=$sweep")
+  fi
+fi
 if [[ "${1:-}" == "--search" ]]; then doc=search-acceptance; args=(--full "${@:2}"); fi
 exec java -XX:+UseSerialGC -cp "$jar:$root/compiler/main/target/nunac.jar" dev.nunac.reproduction.PaperReproduction \
   "$root/bench/$doc.md.in" "$root/docs/$doc.md" "${args[@]}"

@@ -59,7 +59,7 @@ public final class PaperReproduction {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..] [--quiet]");
+            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..] [--fig9-from=SWEEP_DIR] [--quiet]");
             System.exit(2);
         }
         boolean full = List.of(args).contains("--full");
@@ -78,7 +78,9 @@ public final class PaperReproduction {
         PaperReproduction p = new PaperReproduction(bench.getParent().resolve("examples"), bench.resolve(WHAT_IF));
         String doc = Files.readString(template, StandardCharsets.UTF_8);
         // Only the figures the template names are computed (a template of one figure runs that figure alone).
-        doc = fill(doc, "{{FIG9}}", () -> p.fig9(g, sz));
+        // --fig9-from=DIR: Fig. 9 from a sweep's point files (bench/reproduce-paper.sh --full runs the sweep first)
+        String from = List.of(args).stream().filter(a -> a.startsWith("--fig9-from=")).map(a -> a.substring(12)).findFirst().orElse(null);
+        doc = fill(doc, "{{FIG9}}", () -> from != null ? p.fig9(Path.of(from), g, sz) : p.fig9(g, sz));
         SearchAcceptance search = new SearchAcceptance(p.topo, (ex, n) -> p.plan(ex, n, 1));
         doc = fill(doc, "{{SEARCH}}", () -> search.grid(g, sz));
         doc = fill(doc, "{{CONVERGENCE}}", () -> search.convergence(1_000_000_000L));
@@ -143,32 +145,80 @@ public final class PaperReproduction {
         return b / 1000L + " kB";
     }
 
+    /** A Fig. 9 point's time: collective, GPUs, policy, size. */
+    interface Fig9Times {
+        double ns(String collective, int gpus, Policy p, long size);
+    }
+
+    static final List<String> FIG9_COLLECTIVES = List.of("allgather-direct", "allreduce-allpairs", "alltoall-direct");
+
+    /** Fig. 9 simulated here, one threadblock per peer. */
     String fig9(int[] gpus, long[] sizes) {
-        StringBuilder sb = new StringBuilder("| collective | GPUs | size | UA (us) | UA+NAR | NUMA+NAR | NAP+NAR |\n|---|---|---|---|---|---|---|\n");
-        double[] best = new double[FIG9.size()];
-        String[] at = new String[FIG9.size()];
-        for (String ex : List.of("allgather-direct", "allreduce-allpairs", "alltoall-direct")) {
-            for (int g : gpus) {
-                Plan plan = plan(ex, g, 1);
-                for (long s : sizes) {
-                    PaperReproduction.progress.step(String.format(Locale.ROOT, "fig. 9: %s, %d GPUs, %s", ex, g, size(s)));
-                    double ua = time(plan, Policy.UA, s);
-                    sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2f |", ex, g, size(s), ua / 1000));
-                    for (int i = 0; i < FIG9.size(); i++) {
-                        double x = ua / time(plan, FIG9.get(i), s);
-                        sb.append(String.format(Locale.ROOT, " %.2fx |", x));
-                        if (x > best[i]) {
-                            best[i] = x;
-                            at[i] = String.format(Locale.ROOT, "%s, %d GPUs, %s", ex, g, size(s));
-                        }
-                    }
-                    sb.append('\n');
+        return fig9(gpus, sizes, (ex, g, p, s) -> time(plan(ex, g, 1), p, s));
+    }
+
+    /**
+     * Fig. 9 from a sweep's folder ({@code nunac sweep bench/sweep-fig9.json -o DIR}, whole or in
+     * shards on a cluster, {@code "timing": "simulation"}): every point read from its file, the
+     * same numbers as {@link #fig9(int[], long[])} computes.
+     */
+    String fig9(java.nio.file.Path sweep, int[] gpus, long[] sizes) {
+        Map<String, dev.nunac.sweep.PointResult> byPoint = new java.util.HashMap<>();
+        for (dev.nunac.sweep.PointResult r : dev.nunac.sweep.SweepMerge.results(sweep, true).points()) {
+            byPoint.put(r.plan() + " " + r.gpus() + " " + r.sizeBytes(), r);
+        }
+        return fig9(gpus, sizes, (ex, g, p, s) -> {
+            dev.nunac.sweep.PointResult r = byPoint.get(ex + " " + g + " " + s);
+            if (r == null) throw new IllegalArgumentException(sweep + ": no point for " + ex + " at " + g + " GPUs and " + s + " bytes");
+            for (dev.nunac.sweep.PointResult.Row row : r.rows()) {
+                if (row.policy().equals(p.id())) {
+                    if (!row.model().equals("simulation")) throw new IllegalArgumentException(sweep + ": " + r.id() + " " + p.id()
+                            + " was timed by the " + row.model() + " estimate; the reproduction needs \"timing\": \"simulation\"");
+                    return row.timeNs();
                 }
             }
+            throw new IllegalArgumentException(sweep + ": " + r.id() + " has no row " + p.id());
+        });
+    }
+
+    String fig9(int[] gpus, long[] sizes, Fig9Times times) {
+        Fig9Table t = new Fig9Table().render(gpus, sizes, times);
+        claims.put("nar", t.nar);
+        claims.put("nap+nar", t.napNar);
+        return t.table;
+    }
+
+    /** The Fig. 9 table and the bests the claims table reports. */
+    static final class Fig9Table {
+        String table, nar, napNar;
+
+        Fig9Table render(int[] gpus, long[] sizes, Fig9Times times) {
+            StringBuilder sb = new StringBuilder("| collective | GPUs | size | UA (us) | UA+NAR | NUMA+NAR | NAP+NAR |\n|---|---|---|---|---|---|---|\n");
+            double[] best = new double[FIG9.size()];
+            String[] at = new String[FIG9.size()];
+            for (String ex : FIG9_COLLECTIVES) {
+                for (int g : gpus) {
+                    for (long s : sizes) {
+                        PaperReproduction.progress.step(String.format(Locale.ROOT, "fig. 9: %s, %d GPUs, %s", ex, g, size(s)));
+                        double ua = times.ns(ex, g, Policy.UA, s);
+                        sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2f |", ex, g, size(s), ua / 1000));
+                        for (int i = 0; i < FIG9.size(); i++) {
+                            double x = ua / times.ns(ex, g, FIG9.get(i), s);
+                            sb.append(String.format(Locale.ROOT, " %.2fx |", x));
+                            if (x > best[i]) {
+                                best[i] = x;
+                                at[i] = String.format(Locale.ROOT, "%s, %d GPUs, %s", ex, g, size(s));
+                            }
+                        }
+                        sb.append('\n');
+                    }
+                }
+            }
+            nar = String.format(Locale.ROOT, "up to %.2fx (%s)", best[0], at[0]);
+            napNar = String.format(Locale.ROOT, "up to %.2fx (%s)", best[2], at[2]);
+            table = sb.toString();
+            return this;
         }
-        claims.put("nar", String.format(Locale.ROOT, "up to %.2fx (%s)", best[0], at[0]));
-        claims.put("nap+nar", String.format(Locale.ROOT, "up to %.2fx (%s)", best[2], at[2]));
-        return sb.toString();
     }
 
     String fig10() {

@@ -52,6 +52,18 @@ public final class PolicyComparison {
     /** As above, the searches spending {@code settings} (those of {@link #settings} the compile was given share its timings). */
     public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean repack, boolean withAuto,
                                  Progress progress, java.util.function.LongFunction<String> fmt, PlacementSearch.Settings settings) {
+        return run(compiled, policies, sizes, nar, repack, withAuto, progress, fmt, settings, false);
+    }
+
+    /**
+     * As above; with {@code simulateAll}, a row whose search let the analytic estimate decide is
+     * timed by the simulator anyway (its choice and UA), as the paper reproduction times them.
+     */
+    public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean repack, boolean withAuto,
+                                 Progress progress, java.util.function.LongFunction<String> fmt, PlacementSearch.Settings settings,
+                                 boolean simulateAll) {
+        java.util.function.BiFunction<String, Long, java.util.function.Function<SearchResult, Cell>> cell = (row, size) -> s -> simulateAll
+                ? simulatedCell(row, size, s, compiled.input().withSize(size).withRepack(repack), settings) : cell(row, size, s);
         // Every size is checked before the first is searched: a sweep is not run to fail at its last size.
         for (long size : sizes) PlacementSearch.checkPages(compiled.input().withSize(size), compiled.options());
         List<Cell> out = new ArrayList<>();
@@ -60,11 +72,11 @@ public final class PolicyComparison {
                 progress.step(AUTO + " at " + fmt.apply(size));
                 PlacementOptions o = options(compiled, Policy.all(), nar, size, repack);
                 // the compile searched these very options already: its result is the row
-                out.add(cell(AUTO, size, o.equals(compiled.options()) ? compiled.search() : search(compiled, o, settings)));
+                out.add(cell.apply(AUTO, size).apply(o.equals(compiled.options()) ? compiled.search() : search(compiled, o, settings)));
             }
             for (Policy p : policies) {
                 progress.step(p.id() + " at " + fmt.apply(size));
-                out.add(cell(p.id(), size, search(compiled, options(compiled, EnumSet.of(p), nar, size, repack), settings)));
+                out.add(cell.apply(p.id(), size).apply(search(compiled, options(compiled, EnumSet.of(p), nar, size, repack), settings)));
             }
         }
         return List.copyOf(out);
@@ -91,6 +103,14 @@ public final class PolicyComparison {
 
     private static SearchResult search(CompileResult compiled, PlacementOptions o, PlacementSearch.Settings settings) {
         return PlacementSearch.search(compiled.input(), compiled.groups(), o, settings);
+    }
+
+    /** The row's cell, its choice and UA simulated where the search did not. */
+    static Cell simulatedCell(String row, long size, SearchResult s, dev.nunac.passes.place.PlacementInput in, PlacementSearch.Settings settings) {
+        if (s.simulated()) return cell(row, size, s);
+        double t = settings.simulator().estimate(in, s.chosen().placement()).ns();
+        double ua = settings.simulator().estimate(in, s.baseline().placement()).ns();
+        return new Cell(row, size, s.chosen().candidate().id(), s.chosen().placement().granularity(), t, ua / t, true);
     }
 
     static Cell cell(String row, long size, SearchResult s) {

@@ -14,17 +14,19 @@ import java.util.Map;
 
 /**
  * {@code sweep.json} in a sweep's folder: every point id in spec order, the rows, the NAR
- * setting and the layout. Every shard writes the same bytes, so the shards of one sweep agree on it and a
+ * setting, the layout and the timing (written only when it is not the default, so folders of
+ * earlier sweeps still resume). Every shard writes the same bytes, so the shards of one sweep agree on it and a
  * folder holding another sweep's results is recognised; the merge reads it to know which
  * points to expect and in which order.
  */
-record Manifest(List<String> rows, String nar, String layout, List<String> points) {
+record Manifest(List<String> rows, String nar, String layout, String timing, List<String> points) {
     static final String FILE = "sweep.json";
     static final String FORMAT = "nunac-sweep-1";
 
     static Manifest of(SweepSpec spec) {
         String nar = spec.nar() == PlacementOptions.NAR_AUTO ? "auto" : spec.nar() == PlacementOptions.NAR_OFF ? "off" : String.valueOf(spec.nar());
-        return new Manifest(spec.rows(), nar, spec.packed() ? "packed" : "natural", spec.points().stream().map(SweepSpec.Point::id).toList());
+        return new Manifest(spec.rows(), nar, spec.packed() ? "packed" : "natural", spec.simulated() ? "simulation" : "search",
+                spec.points().stream().map(SweepSpec.Point::id).toList());
     }
 
     String json() {
@@ -33,6 +35,7 @@ record Manifest(List<String> rows, String nar, String layout, List<String> point
         m.put("policies", rows);
         m.put("nar", nar);
         m.put("layout", layout);
+        if (!timing.equals("search")) m.put("timing", timing);
         m.put("points", points);
         return CanonicalJson.write(m);
     }
@@ -43,7 +46,8 @@ record Manifest(List<String> rows, String nar, String layout, List<String> point
             throw new CompileException(ErrorKind.INPUT, root.pos(), "not a sweep's " + FILE + " (format " + FORMAT + ")");
         }
         return new Manifest(strings(o, "policies"), o.fields().get("nar") instanceof JNode.JString s ? s.value() : "?",
-                o.fields().get("layout") instanceof JNode.JString l ? l.value() : "?", strings(o, "points"));
+                o.fields().get("layout") instanceof JNode.JString l ? l.value() : "?",
+                o.fields().get("timing") instanceof JNode.JString t ? t.value() : "search", strings(o, "points"));
     }
 
     private static List<String> strings(JNode.JObject o, String k) {

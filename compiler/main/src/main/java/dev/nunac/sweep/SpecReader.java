@@ -33,7 +33,7 @@ import java.util.TreeMap;
  * {@code file:line:col}, exit 1.
  */
 public final class SpecReader {
-    static final Set<String> FIELDS = Set.of("$schema", "description", "plans", "gpus", "topologies", "sizes", "policies", "nar", "layout");
+    static final Set<String> FIELDS = Set.of("$schema", "description", "plans", "gpus", "topologies", "sizes", "policies", "nar", "layout", "timing");
     static final Set<String> PLAN_FIELDS = Set.of("plan", "name", "defines");
     /** Point ids are file names: kept short and to characters every file system takes. */
     static final int MAX_ID = 200;
@@ -62,6 +62,7 @@ public final class SpecReader {
         if (description != null && !(description instanceof JNode.JString)) throw expected(description, "$.description", "a string");
         int nar = nar(o.fields().get("nar"));
         boolean packed = layout(o.fields().get("layout"));
+        boolean simulated = timing(o.fields().get("timing"));
         JNode.JArray plans = array(o.fields().get("plans"), "$.plans");
         List<Integer> gpus = gpus(o.fields().get("gpus"));
         List<SweepSpec.TopoCase> topos = topologies(array(o.fields().get("topologies"), "$.topologies"));
@@ -88,7 +89,7 @@ public final class SpecReader {
                 }
             }
         }
-        return new SweepSpec(points, rows, nar, packed, sizes.keySet().iterator().next());
+        return new SweepSpec(points, rows, nar, packed, sizes.keySet().iterator().next(), simulated);
     }
 
     /** A plan entry's cases: one per parameter set and GPU count, each loaded. */
@@ -276,6 +277,16 @@ public final class SpecReader {
         if (n == null) return false;
         if (n instanceof JNode.JString s && (s.value().equals("natural") || s.value().equals("packed"))) return s.value().equals("packed");
         throw expected(n, "$.layout", "\"natural\" or \"packed\"");
+    }
+
+    /**
+     * "search" (the default: each row timed by the model its search decided with, as compare
+     * reports it) or "simulation" (every row's choice and UA simulated).
+     */
+    private boolean timing(JNode n) {
+        if (n == null) return false;
+        if (n instanceof JNode.JString s && (s.value().equals("search") || s.value().equals("simulation"))) return s.value().equals("simulation");
+        throw expected(n, "$.timing", "\"search\" or \"simulation\"");
     }
 
     /** A label made of the characters a point id may hold; the spec's own text where it has no others. */

@@ -32,6 +32,16 @@ public final class SweepMerge {
     private SweepMerge() {}
 
     public static Merged merge(Path dir, boolean allowMissing) {
+        Results r = results(dir, allowMissing);
+        OutputFiles out = new OutputFiles().add(CSV, csv(r.points())).add(MARKDOWN, markdown(r.rows(), r.points(), r.missing()));
+        return new Merged(out, r.points().size() + r.missing(), r.missing());
+    }
+
+    /** A sweep folder's results in the manifest's order, its rows (policies), and how many points had no file. */
+    public record Results(List<PointResult> points, List<String> rows, int missing) {}
+
+    /** Reads a sweep folder's point files, as the merge does (refused when some are missing, unless {@code allowMissing}). */
+    public static Results results(Path dir, boolean allowMissing) {
         Path m = dir.resolve(Manifest.FILE);
         if (!Files.isRegularFile(m)) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(dir.toString()), "not a sweep folder: it has no " + Manifest.FILE
@@ -56,8 +66,7 @@ public final class SweepMerge {
                     + " points have no result (first: " + missing.get(0) + "); run their shards again (a sweep resumes where it"
                     + " stopped), or merge what there is with --allow-missing");
         }
-        OutputFiles out = new OutputFiles().add(CSV, csv(results)).add(MARKDOWN, markdown(manifest.rows(), results, missing.size()));
-        return new Merged(out, manifest.points().size(), missing.size());
+        return new Results(List.copyOf(results), manifest.rows(), missing.size());
     }
 
     static String csv(List<PointResult> results) {

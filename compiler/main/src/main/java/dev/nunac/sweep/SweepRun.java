@@ -71,7 +71,8 @@ public final class SweepRun {
         List<Policy> policies = new ArrayList<>();
         for (String row : spec.rows()) if (!row.equals(PolicyComparison.AUTO)) policies.add(Policy.parse(row).orElseThrow());
         List<PolicyComparison.Cell> cells = PolicyComparison.run(compiled, policies, List.of(size), spec.nar(), spec.packed(),
-                spec.rows().contains(PolicyComparison.AUTO), dev.nunac.compare.Progress.NONE, Long::toString);
+                spec.rows().contains(PolicyComparison.AUTO), dev.nunac.compare.Progress.NONE, Long::toString, PolicyComparison.settings(),
+                spec.simulated());
         List<PolicyComparison.Cell> out = new ArrayList<>();
         for (String row : spec.rows()) {
             for (PolicyComparison.Cell c : cells) if (c.row().equals(row)) out.add(c);

@@ -9,10 +9,12 @@ import java.util.Map;
  * A sweep read from its spec ({@link SpecReader}): the points in spec order (plans, then their
  * parameter sets, GPU counts, topologies and sizes, the last varying fastest), the rows every
  * point reports ({@code auto}, the default search, and policy ids, in the spec's order), the NAR
- * setting and layout ({@code packed}: as {@code --layout packed}), and the size every plan is
- * compiled at before each point searches at its own.
+ * setting and layout ({@code packed}: as {@code --layout packed}), the size every plan is
+ * compiled at before each point searches at its own, and {@code simulated}: every row's choice
+ * and UA timed by the simulator (spec field {@code "timing": "simulation"}), also where the
+ * search let the analytic estimate decide — as the paper reproduction times them.
  */
-public record SweepSpec(List<Point> points, List<String> rows, int nar, boolean packed, long compileSize) {
+public record SweepSpec(List<Point> points, List<String> rows, int nar, boolean packed, long compileSize, boolean simulated) {
     public SweepSpec {
         points = List.copyOf(points);
         rows = List.copyOf(rows);

@@ -121,6 +121,7 @@ class SpecReaderTest {
                 {ag + ok + ", \"policies\": [\"ua\", \"ua\"]}", "last:\"ua", "ua is given twice"},
                 {ag + ok + ", \"nar\": \"sometimes\"}", "\"sometimes", "$.nar: must be \"auto\", \"off\""},
                 {ag + ok + ", \"layout\": \"tight\"}", "\"tight", "$.layout: must be \"natural\" or \"packed\""},
+                {ag + ok + ", \"timing\": \"fast\"}", "\"fast", "$.timing: must be \"search\" or \"simulation\""},
                 {"{\"plans\": [\"allgather-direct.msccl\",], " + ok + "}", "],", "malformed JSON"},
                 {ag.substring(0, ag.length() - 2) + "\n, " + ok + "\n} {}", "last:{", "unexpected content after the end"},
                 {"[1]", "[", "$: must be an object"},

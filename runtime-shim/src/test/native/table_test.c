@@ -297,34 +297,34 @@ static void test_verify_overflow(void) {
 
 /* The postcondition the table states ('expect' lines) decides the data check, and bad ones are refused at load. */
 static void test_expectations(const char *ag2) {
+    const char *o1 = "expect rank=0 out=1 count=1 op=copy src=1:0";
     /* a wrong statement fails a correct run: the runtime checks what the table says */
-    char *t = sub("wrong expectation", ag2, "expect rank=0 out=1 count=1 op=copy src=1:0", "expect rank=0 out=1 count=1 op=copy src=0:0");
-    runs("wrong expectation", t, "host", NULL, NUNART_E_VERIFY);
-    free(t);
-    t = sub("sum expectation", ag2, "expect rank=0 out=1 count=1 op=copy src=1:0", "expect rank=0 out=1 count=1 op=sum src=*:0");
-    runs("sum expectation", t, "host", NULL, NUNART_E_VERIFY);
-    free(t);
-    t = sub("out of the output", ag2, "expect rank=0 out=1 count=1", "expect rank=0 out=1 count=2");
-    refused("out of the output", t, NULL, NUNART_E_TABLE, "line 11: expected output chunks [1, 3) outside rank 0's output (2 chunks)");
-    free(t);
-    t = sub("out of the input", ag2, "expect rank=0 out=1 count=1 op=copy src=1:0", "expect rank=0 out=1 count=1 op=copy src=1:1");
-    refused("out of the input", t, NULL, NUNART_E_TABLE, "rank 0's expectation 1 reads input chunks [1, 2) of rank 1, which has 1");
-    free(t);
-    t = sub("bad op", ag2, "op=copy src=1:0", "op=max src=1:0");
-    refused("bad op", t, NULL, NUNART_E_TABLE, "op=max: an expectation is copy or sum");
-    free(t);
-    t = sub("sum of one rank", ag2, "op=copy src=1:0", "op=sum src=1:0");
-    refused("sum of one rank", t, NULL, NUNART_E_TABLE, "op=sum takes src=*:INDEX");
-    free(t);
-    t = sub("bad source", ag2, "op=copy src=1:0", "op=copy src=7:0");
-    refused("bad source", t, NULL, NUNART_E_TABLE, "src=7:0 is not RANK:INDEX");
-    free(t);
-    t = sub("missing expectation", ag2, "expect rank=0 out=1 count=1 op=copy src=1:0\n", "");
-    refused("missing expectation", t, NULL, NUNART_E_TABLE, "rank 0 ended early");
-    free(t);
-    t = sub("expectation after threadblocks", ag2, "grid rank=0", "expect rank=0 out=0 count=1 op=copy src=0:0\ngrid rank=0");
-    refused("expectation after threadblocks", t, NULL, NUNART_E_TABLE, "'expect' after the threadblocks of rank 0");
-    free(t);
+    const char *wrong[][3] = {
+        {"wrong expectation", o1, "expect rank=0 out=1 count=1 op=copy src=0:0"},
+        {"sum expectation", o1, "expect rank=0 out=1 count=1 op=sum src=*:0"},
+    };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        char *t = sub(wrong[i][0], ag2, wrong[i][1], wrong[i][2]);
+        runs(wrong[i][0], t, "host", NULL, NUNART_E_VERIFY);
+        free(t);
+    }
+    const char *bad[][4] = {
+        {"out of the output", "expect rank=0 out=1 count=1", "expect rank=0 out=1 count=2",
+         "line 11: expected output chunks [1, 3) outside rank 0's output (2 chunks)"},
+        {"out of the input", o1, "expect rank=0 out=1 count=1 op=copy src=1:1",
+         "rank 0's expectation 1 reads input chunks [1, 2) of rank 1, which has 1"},
+        {"bad op", "op=copy src=1:0", "op=max src=1:0", "op=max: an expectation is copy or sum"},
+        {"sum of one rank", "op=copy src=1:0", "op=sum src=1:0", "op=sum takes src=*:INDEX"},
+        {"bad source", "op=copy src=1:0", "op=copy src=7:0", "src=7:0 is not RANK:INDEX"},
+        {"missing expectation", "expect rank=0 out=1 count=1 op=copy src=1:0\n", "", "rank 0 ended early"},
+        {"expectation after threadblocks", "grid rank=0", "expect rank=0 out=0 count=1 op=copy src=0:0\ngrid rank=0",
+         "'expect' after the threadblocks of rank 0"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *t = sub(bad[i][0], ag2, bad[i][1], bad[i][2]);
+        refused(bad[i][0], t, NULL, NUNART_E_TABLE, bad[i][3]);
+        free(t);
+    }
 }
 
 static void test_dependencies(const char *ag2) {

@@ -82,8 +82,8 @@ class MavenConsumerTest {
     }
 
     /**
-     * Writes the parent pom and every default module's pom and jar into {@code repo} in the
-     * local-repository layout; returns the version.
+     * Writes the parent pom and the pom and jar of every default module up to nunac itself into
+     * {@code repo} in the local-repository layout; returns the version.
      */
     static String install(Path root, Path repo) throws IOException {
         String parentPom = Files.readString(root.resolve("pom.xml"));
@@ -104,6 +104,9 @@ class MavenConsumerTest {
             put(groupDir, artifactId, version, "pom", out -> Files.copy(dir.resolve("pom.xml"), out));
             put(groupDir, artifactId, version, "jar", out -> jar(classes, out));
             n++;
+            // a consumer needs the reactor up to nunac itself; the modules after it (the reproduction
+            // beside the benchmarks) build on it and are not compiled yet when this test runs
+            if (artifactId.equals("nunac")) break;
         }
         assertTrue(n >= 6, "modules found: " + n);
         return version;

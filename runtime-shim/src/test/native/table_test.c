@@ -96,6 +96,13 @@ static void refused(const char *test, const char *table, const char *options, nu
     nunart_close(ctx);
 }
 
+/* `table` with its first `old` replaced by `new` is refused with `want` and a message holding `msg`. */
+static void refused_edit(const char *test, const char *table, const char *old, const char *new, nunart_status want, const char *msg) {
+    char *t = sub(test, table, old, new);
+    refused(test, t, NULL, want, msg);
+    free(t);
+}
+
 /* Runs `table` through every call; the data check must pass (`verify` is NUNART_OK), or fail
  * with that status. Also times two launches, which refill the buffers, and launches again. */
 static void runs(const char *test, const char *table, const char *backend, const char *options, nunart_status verify) {
@@ -249,9 +256,7 @@ static void test_sizes(const char *ag2) {
             "line 14: rank 0 threadblock 0 step 1 (s): its send stage of 1048576 bytes takes the buffers past 1 TiB");
     free(t);
     /* Within the bound, beyond the memory limit: refused at load, nothing allocated. */
-    t = sub("memory limit", ag2, "chunk_bytes=16", "chunk_bytes=1073741824");
-    refused("memory limit", t, NULL, NUNART_E_MEMORY, "the plan needs 8192 MiB of buffers, the limit is 4096 MiB");
-    free(t);
+    refused_edit("memory limit", ag2, "chunk_bytes=16", "chunk_bytes=1073741824", NUNART_E_MEMORY, "the plan needs 8192 MiB of buffers, the limit is 4096 MiB");
 }
 
 /* Partner tuples once shifted before their range check (negative, wider than their field). */
@@ -269,22 +274,16 @@ static void test_partner_shifts(const char *ag2) {
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char test[96];
         snprintf(test, sizeof test, "partner %s", cases[i][1]);
-        char *t = sub(test, ag2, cases[i][0], cases[i][1]);
-        refused(test, t, NULL, NUNART_E_TABLE, cases[i][2]);
-        free(t);
+        refused_edit(test, ag2, cases[i][0], cases[i][1], NUNART_E_TABLE, cases[i][2]);
     }
 }
 
 /* Chunk ranges whose end passes int: printed as they are, not wrapped. */
 static void test_range_messages(const char *ag2) {
-    char *t = sub("range end", ag2, "dst=0:1:0:1", "dst=0:1:1073741824:2147483647");
-    refused("range end", t, NULL, NUNART_E_TABLE, "line 13: dst: chunks [1073741824, 3221225471) out of bounds of rank 0 storage 1 (2 chunks)");
-    free(t);
+    refused_edit("range end", ag2, "dst=0:1:0:1", "dst=0:1:1073741824:2147483647", NUNART_E_TABLE, "line 13: dst: chunks [1073741824, 3221225471) out of bounds of rank 0 storage 1 (2 chunks)");
     /* An operand on a rank declared later is checked once the table is read. */
-    t = sub("range end, later rank", ag2, "op=s src=0:0:0:1", "op=s src=1:0:1073741824:2147483647");
-    refused("range end, later rank", t, NULL, NUNART_E_TABLE,
-            "line 14: rank 0 threadblock 0 step 1 (s): src chunks [1073741824, 3221225471) out of bounds of rank 1 storage 0 (1 chunks)");
-    free(t);
+    refused_edit("range end, later rank", ag2, "op=s src=0:0:0:1", "op=s src=1:0:1073741824:2147483647", NUNART_E_TABLE,
+                 "line 14: rank 0 threadblock 0 step 1 (s): src chunks [1073741824, 3221225471) out of bounds of rank 1 storage 0 (1 chunks)");
 }
 
 /* Many ranks and a large chunk factor: the outputs are not written (no threadblocks), so the
@@ -320,25 +319,15 @@ static void test_expectations(const char *ag2) {
         {"expectation after threadblocks", "grid rank=0", "expect rank=0 out=0 count=1 op=copy src=0:0\ngrid rank=0",
          "'expect' after the threadblocks of rank 0"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char *t = sub(bad[i][0], ag2, bad[i][1], bad[i][2]);
-        refused(bad[i][0], t, NULL, NUNART_E_TABLE, bad[i][3]);
-        free(t);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) refused_edit(bad[i][0], ag2, bad[i][1], bad[i][2], NUNART_E_TABLE, bad[i][3]);
 }
 
 static void test_dependencies(const char *ag2) {
-    char *t = sub("self dependency", ag2, "deps=0:0 from=1:0:1", "deps=0:2 from=1:0:1");
-    refused("self dependency", t, NULL, NUNART_E_TABLE, "line 15: step 2 of threadblock 0 depends on itself (deps=0:2): it could never run");
-    free(t);
-    t = sub("later dependency", ag2, "deps=- from=- to=-", "deps=0:1 from=- to=-");
-    refused("later dependency", t, NULL, NUNART_E_TABLE, "line 13: step 0 of threadblock 0 depends on step 1 of its own threadblock, which runs after it");
-    free(t);
-    t = sub("missing dependency", ag2, "deps=0:0 from=1:0:1", "deps=0:9 from=1:0:1");
-    refused("missing dependency", t, NULL, NUNART_E_TABLE, "depends on 0:9, which does not exist (threadblock 0 has 3 steps)");
-    free(t);
+    refused_edit("self dependency", ag2, "deps=0:0 from=1:0:1", "deps=0:2 from=1:0:1", NUNART_E_TABLE, "line 15: step 2 of threadblock 0 depends on itself (deps=0:2): it could never run");
+    refused_edit("later dependency", ag2, "deps=- from=- to=-", "deps=0:1 from=- to=-", NUNART_E_TABLE, "line 13: step 0 of threadblock 0 depends on step 1 of its own threadblock, which runs after it");
+    refused_edit("missing dependency", ag2, "deps=0:0 from=1:0:1", "deps=0:9 from=1:0:1", NUNART_E_TABLE, "depends on 0:9, which does not exist (threadblock 0 has 3 steps)");
     const char *none[] = {"-", "0:0", "0:0,1:0"};
-    t = chain(3, none);
+    char *t = chain(3, none);
     runs("dependencies without a cycle", t, "host", NULL, NUNART_OK);
     free(t);
     const char *two[] = {"1:0", "0:0", "-"};
@@ -453,25 +442,12 @@ static void test_per_rank(const char *tables) {
     }
     nunart_close(w);
     nunart_close(p);
-    char *t;
-    t = sub(test, part, "part rank=1", "part rank=4");
-    refused("part past the ranks", t, NULL, NUNART_E_TABLE, "part rank=4 is not a rank (ranks=4)");
-    free(t);
-    t = sub(test, part, "part rank=1\n", "part rank=1\npart rank=1\n");
-    refused("part twice", t, NULL, NUNART_E_TABLE, "'part' must come once, before the first rank");
-    free(t);
-    t = sub(test, part, "part rank=1", "part rank=2");
-    refused("part names another rank", t, NULL, NUNART_E_TABLE, "expected rank 2, found rank 1");
-    free(t);
-    t = sub(test, part, "part rank=1\n", "");
-    refused("rank block without its part line", t, NULL, NUNART_E_TABLE, "expected rank 0, found rank 1");
-    free(t);
-    t = sub(test, part, "\nend\n", "\nrank id=2 storages=1 threadblocks=0 grid=0 streams=0\nend\n");
-    refused("a second rank in a per-rank table", t, NULL, NUNART_E_TABLE, "a per-rank table holds rank 1 alone, found rank 2");
-    free(t);
-    t = sub(test, whole, "rank id=0 ", "part rank=0\nrank id=0 ");
-    refused("a whole table marked as a part", t, NULL, NUNART_E_TABLE, "a per-rank table holds rank 0 alone, found rank 1");
-    free(t);
+    refused_edit("part past the ranks", part, "part rank=1", "part rank=4", NUNART_E_TABLE, "part rank=4 is not a rank (ranks=4)");
+    refused_edit("part twice", part, "part rank=1\n", "part rank=1\npart rank=1\n", NUNART_E_TABLE, "'part' must come once, before the first rank");
+    refused_edit("part names another rank", part, "part rank=1", "part rank=2", NUNART_E_TABLE, "expected rank 2, found rank 1");
+    refused_edit("rank block without its part line", part, "part rank=1\n", "", NUNART_E_TABLE, "expected rank 0, found rank 1");
+    refused_edit("a second rank in a per-rank table", part, "\nend\n", "\nrank id=2 storages=1 threadblocks=0 grid=0 streams=0\nend\n", NUNART_E_TABLE, "a per-rank table holds rank 1 alone, found rank 2");
+    refused_edit("a whole table marked as a part", whole, "rank id=0 ", "part rank=0\nrank id=0 ", NUNART_E_TABLE, "a per-rank table holds rank 0 alone, found rank 1");
     free(whole);
     free(part);
 }

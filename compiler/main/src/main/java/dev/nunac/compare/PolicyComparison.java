@@ -62,8 +62,6 @@ public final class PolicyComparison {
     public static List<Cell> run(CompileResult compiled, List<Policy> policies, List<Long> sizes, int nar, boolean repack, boolean withAuto,
                                  Progress progress, java.util.function.LongFunction<String> fmt, PlacementSearch.Settings settings,
                                  boolean simulateAll) {
-        java.util.function.BiFunction<String, Long, java.util.function.Function<SearchResult, Cell>> cell = (row, size) -> s -> simulateAll
-                ? simulatedCell(row, size, s, compiled.input().withSize(size).withRepack(repack), settings) : cell(row, size, s);
         // Every size is checked before the first is searched: a sweep is not run to fail at its last size.
         for (long size : sizes) PlacementSearch.checkPages(compiled.input().withSize(size), compiled.options());
         List<Cell> out = new ArrayList<>();
@@ -72,11 +70,13 @@ public final class PolicyComparison {
                 progress.step(AUTO + " at " + fmt.apply(size));
                 PlacementOptions o = options(compiled, Policy.all(), nar, size, repack);
                 // the compile searched these very options already: its result is the row
-                out.add(cell.apply(AUTO, size).apply(o.equals(compiled.options()) ? compiled.search() : search(compiled, o, settings)));
+                SearchResult s = o.equals(compiled.options()) ? compiled.search() : search(compiled, o, settings);
+                out.add(simulateAll ? simulatedCell(AUTO, size, s, compiled, repack, settings) : cell(AUTO, size, s));
             }
             for (Policy p : policies) {
                 progress.step(p.id() + " at " + fmt.apply(size));
-                out.add(cell.apply(p.id(), size).apply(search(compiled, options(compiled, EnumSet.of(p), nar, size, repack), settings)));
+                SearchResult s = search(compiled, options(compiled, EnumSet.of(p), nar, size, repack), settings);
+                out.add(simulateAll ? simulatedCell(p.id(), size, s, compiled, repack, settings) : cell(p.id(), size, s));
             }
         }
         return List.copyOf(out);
@@ -106,8 +106,9 @@ public final class PolicyComparison {
     }
 
     /** The row's cell, its choice and UA simulated where the search did not. */
-    static Cell simulatedCell(String row, long size, SearchResult s, dev.nunac.passes.place.PlacementInput in, PlacementSearch.Settings settings) {
+    static Cell simulatedCell(String row, long size, SearchResult s, CompileResult compiled, boolean repack, PlacementSearch.Settings settings) {
         if (s.simulated()) return cell(row, size, s);
+        var in = compiled.input().withSize(size).withRepack(repack);
         double t = settings.simulator().estimate(in, s.chosen().placement()).ns();
         double ua = settings.simulator().estimate(in, s.baseline().placement()).ns();
         return new Cell(row, size, s.chosen().candidate().id(), s.chosen().placement().granularity(), t, ua / t, true);

@@ -65,6 +65,7 @@ final class PortSpread {
         if (hit != null) return hit;
         double best = Double.POSITIVE_INFINITY;
         double[] lat = new double[ports.length], svc = new double[ports.length];
+        for (int j = 0; j < ports.length; j++) svc[j] = flitBytes / topo.ports().get(ports[j]).bandwidthGBs();
         Integer[] order = new Integer[ports.length];
         for (int i = 0; i < routers.length; i++) {
             int r = routers[i];
@@ -77,7 +78,6 @@ final class PortSpread {
                     case GET -> cuToNoc + out + hop + portStack + mem + portStack + hop
                             + topo.nocLatencyNs(p.router(), r) + cuToNoc + toStack[i] + mem;
                 };
-                svc[j] = flitBytes / p.bandwidthGBs();
                 order[j] = j;
             }
             Arrays.sort(order, (a, b) -> Double.compare(lat[a], lat[b]));

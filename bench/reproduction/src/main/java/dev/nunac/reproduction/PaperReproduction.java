@@ -29,7 +29,7 @@ import java.util.Map;
  * Regenerates the data of the NUNA paper's Figures 9–15 on nuna-4die and fills them into the
  * reproduction document's template ({@code {{FIG9}}} ... {{FIG15}}), and the default
  * compile's search against them ({@code {{BOUND}}}, {@code {{SEARCH}}}: {@link SearchAcceptance}).
- * Usage: {@code PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..]};
+ * Usage: {@code PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..] [--timings]};
  * without --full, Fig. 9 and the search grid cover 8 GPUs only and sizes up to 10 MB (Fig. 12
  * always runs 100 kB to 1 GB); --gpus and --sizes pick other points. Only the figures the
  * template names are computed, so {@code bench/paper-reproduction-fig9.md.in} with --full runs
@@ -59,7 +59,7 @@ public final class PaperReproduction {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..] [--fig9-from=SWEEP_DIR] [--quiet]");
+            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..] [--fig9-from=SWEEP_DIR] [--quiet] [--timings]");
             System.exit(2);
         }
         boolean full = List.of(args).contains("--full");
@@ -88,8 +88,12 @@ public final class PaperReproduction {
             double ua = p.time(plan, Policy.UA, size);
             return ua / p.time(plan, Policy.NAP_NAR, size);
         }));
+        BestThreadblocks best = new BestThreadblocks(p);
+        doc = fill(doc, "{{FIG9_BEST}}", () -> best.fig9(full ? BestThreadblocks.FIG9_SIZES_FULL : BestThreadblocks.FIG9_SIZES));
         doc = fill(doc, "{{FIG10}}", p::fig10);
+        doc = fill(doc, "{{FIG10_BEST}}", best::fig10);
         doc = fill(doc, "{{FIG11}}", p::fig11);
+        doc = fill(doc, "{{FIG11_BEST}}", best::fig11);
         doc = fill(doc, "{{FIG12}}", p::fig12);
         doc = fill(doc, "{{FIG13}}", p::fig13);
         doc = fill(doc, "{{FIG14}}", p::fig14);
@@ -97,10 +101,33 @@ public final class PaperReproduction {
         doc = fill(doc, "{{CLAIMS}}", p.claims::table); // after the figures, whose measurements it reports
         progress.close();
         Files.writeString(Path.of(args[1]), doc, StandardCharsets.UTF_8);
+        // the simulations each figure ran itself (a point another figure ran first is not counted again)
+        if (List.of(args).contains("--timings")) System.err.print(TIMINGS);
     }
 
     static String fill(String doc, String placeholder, java.util.function.Supplier<String> figure) {
-        return doc.contains(placeholder) ? doc.replace(placeholder, figure.get()) : doc;
+        if (!doc.contains(placeholder)) return doc;
+        long wall = System.nanoTime(), cpu = processCpuNs(), events = EVENTS.get(), runs = SIMULATIONS.get();
+        String text = figure.get();
+        TIMINGS.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %,d | %,d | %s |%n", placeholder.replace("{", "").replace("}", ""),
+                (System.nanoTime() - wall) / 1e9, (processCpuNs() - cpu) / 1e9, SIMULATIONS.get() - runs, EVENTS.get() - events,
+                eventsPerSecond(EVENTS.get() - events, processCpuNs() - cpu)));
+        return doc.replace(placeholder, text);
+    }
+
+    /** Simulations run and events they processed, for --timings. */
+    static final java.util.concurrent.atomic.AtomicLong SIMULATIONS = new java.util.concurrent.atomic.AtomicLong(),
+            EVENTS = new java.util.concurrent.atomic.AtomicLong();
+    static final StringBuilder TIMINGS = new StringBuilder("| figure | wall (s) | CPU (s) | simulations | events | events per CPU second |\n"
+            + "|---|---|---|---|---|---|\n");
+
+    static String eventsPerSecond(long events, long cpuNs) {
+        return cpuNs <= 0 || events == 0 ? "–" : String.format(Locale.ROOT, "%,.0f", events / (cpuNs / 1e9));
+    }
+
+    static long processCpuNs() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
     }
 
     /** Threadblocks per peer for a pod: 1 (7 per GPU at 8 GPUs) unless asked otherwise. */
@@ -118,12 +145,38 @@ public final class PaperReproduction {
     private final Map<String, Plan> plans = new java.util.HashMap<>();
     private final Map<Plan, String> planNames = new java.util.IdentityHashMap<>();
     /** Simulations already run, by plan, policy, size and granularity on nuna-4die: the same point simulates to the same result. */
-    private final Map<String, SimResult> sims = new java.util.HashMap<>();
+    private final Map<String, SimResult> sims = new java.util.concurrent.ConcurrentHashMap<>();
 
     SimResult sim(Plan plan, Policy p, long size, int nar) {
         String name = planNames.get(plan);
         if (name == null) return sim(topo, plan, p, size, nar);
-        return sims.computeIfAbsent(name + " " + p.id() + " " + size + " " + nar, k -> sim(topo, plan, p, size, nar));
+        String key = key(name, p, size, nar);
+        SimResult r = sims.get(key);
+        if (r == null) {
+            r = sim(topo, plan, p, size, nar);
+            sims.putIfAbsent(key, r);
+        }
+        return r;
+    }
+
+    /** A simulated point on nuna-4die: a plan loaded by {@link #plan}, a policy, a size and a granularity. */
+    record Point(Plan plan, Policy policy, long size, int nar) {}
+
+    /**
+     * Simulates the points not yet simulated, side by side on the machine's cores: each point is
+     * a pure function of its inputs, so the figures read back the same numbers in any order.
+     */
+    void warm(List<Point> points) {
+        Map<String, Point> todo = new java.util.LinkedHashMap<>();
+        for (Point pt : points) {
+            String key = key(planNames.get(pt.plan()), pt.policy(), pt.size(), pt.nar());
+            if (!sims.containsKey(key)) todo.putIfAbsent(key, pt);
+        }
+        todo.values().parallelStream().forEach(pt -> sim(pt.plan(), pt.policy(), pt.size(), pt.nar()));
+    }
+
+    private static String key(String plan, Policy p, long size, int nar) {
+        return plan + " " + p.id() + " " + size + " " + nar;
     }
 
     /**
@@ -132,7 +185,10 @@ public final class PaperReproduction {
      */
     public static SimResult sim(Topology t, Plan plan, Policy p, long size, int nar) {
         CompileResult r = Driver.compile(plan, t, new PlacementOptions(p, nar, size).withRepack(true), false, null, null);
-        return Driver.simulate(r, SimConfig.defaults());
+        SimResult s = Driver.simulate(r, SimConfig.defaults());
+        SIMULATIONS.incrementAndGet();
+        EVENTS.addAndGet(s.events());
+        return s;
     }
 
     double time(Plan plan, Policy p, long size) {
@@ -154,6 +210,16 @@ public final class PaperReproduction {
 
     /** Fig. 9 simulated here, one threadblock per peer. */
     String fig9(int[] gpus, long[] sizes) {
+        List<Point> points = new java.util.ArrayList<>();
+        for (String ex : FIG9_COLLECTIVES) {
+            for (int g : gpus) {
+                for (long s : sizes) {
+                    points.add(new Point(plan(ex, g, 1), Policy.UA, s, PlacementOptions.NAR_AUTO));
+                    for (Policy p : FIG9) points.add(new Point(plan(ex, g, 1), p, s, PlacementOptions.NAR_AUTO));
+                }
+            }
+        }
+        warm(points);
         return fig9(gpus, sizes, (ex, g, p, s) -> time(plan(ex, g, 1), p, s));
     }
 
@@ -256,6 +322,9 @@ public final class PaperReproduction {
     String fig11() {
         Plan plan = plan("allgather-direct", 8, 1);
         StringBuilder sb = new StringBuilder("| policy | 100 kB | 10 MB |\n|---|---|---|\n");
+        List<Point> points = new java.util.ArrayList<>();
+        for (Policy p : Policy.values()) for (long s : new long[] {100_000L, 10_000_000L}) points.add(new Point(plan, p, s, PlacementOptions.NAR_AUTO));
+        warm(points);
         double ua1 = time(plan, Policy.UA, 100_000L), ua2 = time(plan, Policy.UA, 10_000_000L);
         for (Policy p : Policy.values()) {
             double a = ua1 / time(plan, p, 100_000L), b = ua2 / time(plan, p, 10_000_000L);
@@ -268,6 +337,7 @@ public final class PaperReproduction {
     String fig12() {
         Plan plan = plan("allgather-direct", 8, 1);
         long[] sizes = {100_000L, 1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L};
+        new BestThreadblocks(this).warm(List.of("allgather-direct"), List.of(Policy.UA, Policy.NAP_NAR), sizes);
         StringBuilder sb = new StringBuilder("| size | UA (us) | NAP+NAR (us) | speedup |\n|---|---|---|---|\n");
         StringBuilder trend = new StringBuilder();
         for (long s : sizes) {
@@ -279,12 +349,11 @@ public final class PaperReproduction {
         sb.append("\nWith the best-performing number of threadblocks for each policy and size (7, 112 or 1,008 per GPU),"
                 + " as the paper does:\n\n| size | UA (us) | UA threadblocks | NAP+NAR (us) | NAP+NAR threadblocks | speedup |\n"
                 + "|---|---|---|---|---|---|\n");
-        List<Plan> plans = new java.util.ArrayList<>();
-        for (int tpp : TBS_PER_PEER) plans.add(plan("allgather-direct", 8, tpp));
+        BestThreadblocks counts = new BestThreadblocks(this);
         for (long s : sizes) {
-            double[] ua = best(plans, Policy.UA, s), nn = best(plans, Policy.NAP_NAR, s);
-            sb.append(String.format(Locale.ROOT, "| %s | %.2f | %,d | %.2f | %,d | %.2fx |%n", size(s), ua[0] / 1000,
-                    7 * TBS_PER_PEER[(int) ua[1]], nn[0] / 1000, 7 * TBS_PER_PEER[(int) nn[1]], ua[0] / nn[0]));
+            BestThreadblocks.Best ua = counts.best("allgather-direct", Policy.UA, s), nn = counts.best("allgather-direct", Policy.NAP_NAR, s);
+            sb.append(String.format(Locale.ROOT, "| %s | %.2f | %,d | %.2f | %,d | %.2fx |%n", size(s), ua.ns() / 1000,
+                    ua.threadblocks(), nn.ns() / 1000, nn.threadblocks(), ua.ns() / nn.ns()));
         }
         return sb.toString();
     }

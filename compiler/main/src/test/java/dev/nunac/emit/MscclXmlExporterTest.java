@@ -11,7 +11,7 @@ import dev.nunac.frontend.xml.MscclXmlImporter;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.check.CheckPass;
-import dev.nunac.testing.Outcome;
+import dev.nunac.testkit.Outcome;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

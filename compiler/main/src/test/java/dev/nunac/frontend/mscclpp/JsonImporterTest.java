@@ -9,7 +9,7 @@ import dev.nunac.ir.Limits;
 import dev.nunac.ir.OpKind;
 import dev.nunac.ir.Plan;
 import dev.nunac.ir.Step;
-import dev.nunac.testing.Outcome;
+import dev.nunac.testkit.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -121,7 +121,7 @@ class PacketAndGroupCheckTest {
     @Test
     void groupMemberBeyondTheGroupIsAnError() {
         String json = plan("LL", 1, tb(0, "[0]", op("ppkt", local("i", 0), remote(0), ", \"tbg_info\": {\"tb_id\": 2, \"tbg_size\": 2}")), "");
-        var o = dev.nunac.testing.Outcome.of(() -> read(json));
+        var o = dev.nunac.testkit.Outcome.of(() -> read(json));
         assertTrue(o.first().endsWith("error: $.gpus[0].threadblocks[0].ops[0].tbg_info: tb_id 2 in a group of 2; tb_id must be below tbg_size"), o.first());
     }
 

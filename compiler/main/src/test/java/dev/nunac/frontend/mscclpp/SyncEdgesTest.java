@@ -8,7 +8,7 @@ import dev.nunac.ir.Dep;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
 import dev.nunac.ir.RankPlan;
-import dev.nunac.testing.Outcome;
+import dev.nunac.testkit.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

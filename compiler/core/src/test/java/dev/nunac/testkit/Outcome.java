@@ -1,4 +1,4 @@
-package dev.nunac.testing;
+package dev.nunac.testkit;
 
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostic;

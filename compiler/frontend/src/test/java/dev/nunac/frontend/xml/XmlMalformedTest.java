@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.ir.Limits;
-import dev.nunac.testing.Outcome;
+import dev.nunac.testkit.Outcome;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

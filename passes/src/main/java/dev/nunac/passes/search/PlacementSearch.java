@@ -106,7 +106,8 @@ public final class PlacementSearch extends BasePass {
     public static final dev.nunac.pass.Key<Settings> SETTINGS = dev.nunac.pass.Key.of("search-settings", Settings.class);
 
     public PlacementSearch() {
-        super("placement-search", Stage.PLACED, Stage.LOGICALLY_ALLOCATED);
+        super("placement-search", Stage.PLACED, java.util.List.of(PlacementOptions.KEY, Accesses.KEY, TopologyInput.KEY, LogicalGroups.KEY),
+                Stage.LOGICALLY_ALLOCATED);
     }
 
     @Override

@@ -166,14 +166,17 @@ final class CommonOptions {
 
     /**
      * Loads the topology (--topo) on a second thread while the plan parses: both are pure and
-     * independent. A bad topology is reported before a bad plan, as if loaded first.
+     * independent. A bad topology is reported before a bad plan, as if loaded first; so is an
+     * option the topology refuses ({@code check}, e.g. a --nar granularity it lacks).
      */
-    static Inputs inputs(CommandLine cl, String command, Path planPath) {
+    static Inputs inputs(CommandLine cl, String command, Path planPath, java.util.function.Consumer<dev.nunac.topology.Topology> check) {
         if (cl.getOptionValue("topo") == null) topology(cl, command); // the usage error, before any work
         var topo = dev.nunac.driver.Parallel.start("nunac-topology", () -> {
             long t0 = System.nanoTime();
             var t = topology(cl, command);
-            return java.util.Map.entry(t, System.nanoTime() - t0);
+            long nanos = System.nanoTime() - t0;
+            check.accept(t);
+            return java.util.Map.entry(t, nanos);
         });
         long t0 = System.nanoTime();
         dev.nunac.ir.Plan plan = null;

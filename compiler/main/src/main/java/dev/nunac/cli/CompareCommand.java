@@ -80,7 +80,7 @@ final class CompareCommand implements Command {
         if (cl.hasOption("svg")) pictures.add("floorplans.svg");
         // the searches take seconds: an output path they could never be written to is refused first
         if (!pictures.isEmpty()) OutputFiles.checkWritable(CommonOptions.path(cl.getOptionValue("o", "out"), "-o"), pictures);
-        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, base));
         Topology topo = in.topology();
         Plan plan = in.plan();
         int steps = 1 + sizes.size() * (policies.size() + 1) + (cl.hasOption("plot") ? 2 : 0) + (cl.hasOption("svg") ? 2 : 0);

@@ -15,6 +15,7 @@ import dev.nunac.emit.RcclLimits;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Pipeline;
 import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.passes.search.PlacementSearch;
 import dev.nunac.emit.Report;
 import dev.nunac.topology.Topology;
 import java.nio.file.Path;
@@ -100,25 +101,28 @@ final class CompileCommand implements Command {
             throw new UsageException(NAME, "--dump-after: unknown pass '" + dumpAfter + "' (passes: "
                     + String.join(", ", Driver.PIPELINE.names()) + ")");
         }
+        // the format follows the extension (PlanLoader): known before the plan is read
+        if (emit.contains(Output.PLACED_JSON) && !PlanLoader.extension(planPath.toString()).equals("json")) {
+            throw new UsageException(NAME, "--emit placed-json: " + planPath + " is not an MSCCL++ execution plan (.json);"
+                    + " placed-xml writes MSCCL-IR plans");
+        }
+        String[] tune = cl.getOptionValues("tune");
+        if (tune != null && dumpAfter != null) throw new UsageException(NAME, "--dump-after and --tune: choose one");
+        var tuned = tune == null ? null : Tuning.parse(List.of(tune));
         Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
         // the search can take seconds: an output path that no output could be written to is refused before it
         List<String> names = new java.util.ArrayList<>();
         for (Output o : emit) if (!(perRank && PER_RANK.contains(o))) names.add(o.file);
         names.add(OutputFiles.MANIFEST);
         OutputFiles.checkWritable(dir, names);
-        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        PlacementOptions options = opts;
+        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath, t -> PlacementSearch.granularities(t, options));
         Topology topo = in.topology();
         Plan plan = in.plan();
         settings = new EmitSettings(settings.headerPrefix(), rank(cl.getOptionValue("rank"), plan.ranks()), cl.hasOption("compact"));
-        if (emit.contains(Output.PLACED_JSON) && plan.format() != dev.nunac.ir.PlanFormat.MSCCLPP_JSON) {
-            throw new UsageException(NAME, "--emit placed-json: " + planPath + " is not an MSCCL++ execution plan (.json);"
-                    + " placed-xml writes MSCCL-IR plans");
-        }
-        String[] tune = cl.getOptionValues("tune");
         CompileResult r;
-        if (tune != null) {
-            if (dumpAfter != null) throw new UsageException(NAME, "--dump-after and --tune: choose one");
-            r = Tuning.run(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl), Tuning.parse(List.of(tune)), topo, opts).result();
+        if (tuned != null) {
+            r = Tuning.run(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl), tuned, topo, opts).result();
             io.out().println(r.tuning());
         } else if (dumpAfter != null) {
             r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter, (pass, text) -> io.out().print(text));

@@ -45,13 +45,14 @@ final class E2eCommand implements Command {
         List<String> args = cl.getArgList();
         if (args.isEmpty()) throw new UsageException(NAME, "missing WORKLOAD argument");
         if (args.size() > 1) throw new UsageException(NAME, "expected one WORKLOAD, got " + args.size() + ": " + String.join(" ", args));
+        var limits = CommonOptions.limits(cl);
         var topo = CommonOptions.topology(cl, NAME);
         Path file = CommonOptions.path(args.get(0), "WORKLOAD");
         Workload w = WorkloadReader.read(file);
         int total = w.phases().stream().mapToInt(p -> p.collectives().size()).sum();
         EndToEnd.Result r;
         try (dev.nunac.compare.Progress progress = CommonOptions.progress(cl, io, "e2e", total)) {
-            r = EndToEnd.estimate(w, topo, CommonOptions.limits(cl), progress::step);
+            r = EndToEnd.estimate(w, topo, limits, progress::step);
         }
         io.out().print(EndToEnd.text(r));
         return 0;

@@ -34,16 +34,20 @@ final class ExportCommand implements Command {
 
     @Override
     public int run(CommandLine cl, Io io) {
-        Plan plan = CommonOptions.loadPlan(cl, CommonOptions.onePlan(cl, name()));
-        String xml = MscclXmlExporter.export(plan);
+        Path planPath = CommonOptions.onePlan(cl, name());
         String out = cl.getOptionValue("o");
-        if (out == null) {
+        Path file = null;
+        if (out != null) {
+            file = CommonOptions.path(out, "-o");
+            if (file.getFileName() == null) throw new UsageException(name(), "-o: '" + out + "' names no file");
+        }
+        Plan plan = CommonOptions.loadPlan(cl, planPath);
+        String xml = MscclXmlExporter.export(plan);
+        if (file == null) {
             io.out().print(xml);
             io.out().flush();
             return 0;
         }
-        Path file = CommonOptions.path(out, "-o");
-        if (file.getFileName() == null) throw new UsageException(name(), "-o: '" + out + "' names no file");
         // Through a temporary file and a rename, like every other output: never a half-written plan.
         Path dir = file.toAbsolutePath().getParent();
         new OutputFiles().add(file.getFileName().toString(), xml).writeTo(dir);

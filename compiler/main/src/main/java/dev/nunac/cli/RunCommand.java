@@ -70,7 +70,7 @@ final class RunCommand implements Command {
             }
             if (repeat < 1 || repeat > 1_000_000) throw new UsageException(NAME, "--repeat: expected a count in 1..1000000");
         }
-        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, opts));
         Topology topo = in.topology();
         Plan plan = in.plan();
         CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);

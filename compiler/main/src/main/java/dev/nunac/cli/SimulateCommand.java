@@ -60,7 +60,7 @@ final class SimulateCommand implements Command {
             cfg = cfg.withFlitBytes((int) v);
         }
         Gemm background = cl.hasOption("background") ? background(cl.getOptionValue("background")) : null;
-        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, opts));
         Topology topo = in.topology();
         Plan plan = in.plan();
         dev.nunac.compare.Progress progress = CommonOptions.progress(cl, io, "simulate", 2);

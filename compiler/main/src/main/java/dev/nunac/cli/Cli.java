@@ -3,6 +3,7 @@ package dev.nunac.cli;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostic;
 import dev.nunac.diag.Text;
+import dev.nunac.diag.ErrorKind;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -19,10 +20,12 @@ import org.apache.commons.cli.ParseException;
 /**
  * The {@code nunac} command line: subcommands dispatched on the first argument, each with its
  * own options. Exit codes: 0 ok, 1 errors in the plan, 2 usage error, 3 input/IO error, 70
- * internal error. Help goes to stdout, errors to stderr; no stack trace unless --verbose.
+ * internal error, mapped from {@link ErrorKind} here alone. Help goes to stdout, errors to
+ * stderr; no stack trace unless --verbose.
  */
 public final class Cli {
     public static final int OK = 0;
+    public static final int PLAN = 1;
     public static final int USAGE = 2;
     public static final int INPUT = 3;
     public static final int INTERNAL = 70;
@@ -65,8 +68,8 @@ public final class Cli {
             for (Diagnostic d : e.diagnostics()) io.err().println(Text.line(d.format()));
             if (e.dropped() > 0) io.err().println("nunac: " + e.dropped() + " more errors not shown");
             // A usage error found past the option parser (a bad -D, --tune, --topo) ends like any other (errors.md).
-            if (e.kind() == dev.nunac.diag.ErrorKind.USAGE) tryHelp(current);
-            return e.kind().exitCode;
+            if (e.kind() == ErrorKind.USAGE) tryHelp(current);
+            return exitCode(e.kind());
         } catch (OutOfMemoryError e) {
             // Under the default limits every input fits the heap, so running out is a bug; with a
             // limit raised it is what the user asked for, and the way out is theirs to choose.
@@ -74,10 +77,19 @@ public final class Cli {
             io.err().println("nunac: error: out of memory: with the limits raised by --limit, this run needs more than the "
                     + (Runtime.getRuntime().maxMemory() >> 20) + " MiB of heap the JVM has; lower the limits or the size,"
                     + " or give the JVM more (NUNAC_JAVA_OPTS=-Xmx...)");
-            return dev.nunac.diag.ErrorKind.PLAN.exitCode;
+            return exitCode(ErrorKind.PLAN);
         } catch (RuntimeException | StackOverflowError e) {
             return internal(e, verbose);
         }
+    }
+
+    /** The one place that turns what went wrong into the documented exit code (docs/errors.md). */
+    static int exitCode(ErrorKind kind) {
+        return switch (kind) {
+            case PLAN -> PLAN;
+            case USAGE -> USAGE;
+            case INPUT -> INPUT;
+        };
     }
 
     private int internal(Throwable e, boolean verbose) {

@@ -24,14 +24,14 @@ final class CommandParser {
     }
 
     /**
-     * A command's parser: no @file expansion (a plan may be named so), long options abbreviated as
-     * before, and the options every command takes, which {@link Cli} reads from the raw arguments
-     * (--help before parsing, --verbose when reporting a failure), so no command declares them.
+     * A command's parser: no @file expansion (a plan may be named so), long options in full (an
+     * abbreviation that works today would turn ambiguous with the next option), and the options
+     * every command takes, which {@link Cli} reads from the raw arguments (--help before parsing,
+     * --verbose when reporting a failure), so no command declares them.
      */
     private static CommandLine commandLine(Command c) {
         CommandLine cl = new CommandLine(c);
         cl.setExpandAtFiles(false);
-        cl.setAbbreviatedOptionsAllowed(true);
         var spec = cl.getCommandSpec();
         spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("show this help").build());
         spec.addOption(OptionSpec.builder("--verbose").description("show internal details of failures").build());

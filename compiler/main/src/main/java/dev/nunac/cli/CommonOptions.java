@@ -70,6 +70,7 @@ final class CommonOptions {
 
         Map<String, String> defines() {
             for (var e : defines.entrySet()) {
+                if (e.getKey().isEmpty()) throw new UsageException(null, "-D expects name=value, got '=" + e.getValue() + "'");
                 if (e.getValue().isEmpty()) {
                     throw new UsageException(null, "-D " + e.getKey() + " needs a value: -D " + e.getKey() + "=VALUE");
                 }

@@ -45,11 +45,17 @@ class CommandParsingTest {
     }
 
     @Test
-    void longOptionsMayBeAbbreviatedWhereUnambiguous() {
-        assertEquals(0, CliRun.of("check", PLAN, "--verb").exit());
-        CliRun r = CliRun.of(PLAN, "--to", "nuna-4die");
-        assertEquals(2, r.exit(), r.err());
-        assertTrue(r.err().startsWith("nunac compile: '--to' is not unique: it matches '--topo', '--topo-override'\n"), r.err());
+    void longOptionsAreSpelledInFull() {
+        CommandLinePromisesTest.usageError(CliRun.of("check", PLAN, "--verb"), "nunac check: Unrecognized option: --verb\n", "check");
+        CommandLinePromisesTest.usageError(CliRun.of(PLAN, "--to", "nuna-4die"), "nunac compile: Unrecognized option: --to\n", "compile");
+    }
+
+    @Test
+    void oddArgumentsAreUsageErrorsWithOneLine() {
+        CommandLinePromisesTest.usageError(CliRun.of("check", PLAN, "-"), "nunac check: expected one PLAN, got 2: " + PLAN + " -\n", "check");
+        CommandLinePromisesTest.usageError(CliRun.of("check", PLAN, "--=x"), "nunac check: Unrecognized option: --=x\n", "check");
+        CommandLinePromisesTest.usageError(CliRun.of("check", PLAN, "-D", "=5"), "nunac check: -D expects name=value, got '=5'\n", "check");
+        CommandLinePromisesTest.usageError(CliRun.of("check", PLAN, "-D"), "nunac check: Missing required parameter for option '-D'", "check");
     }
 
     @Test

@@ -34,7 +34,12 @@ public final class PlaceAtBuild {
                     PlacementOptions.auto(PlacementOptions.NAR_AUTO, 1 << 20));
         } catch (CompileException e) {
             for (Diagnostic d : e.diagnostics()) System.err.println(d.format());
-            System.exit(e.kind().exitCode);
+            // the exit codes nunac's command line gives (docs/errors.md); the kinds carry none
+            System.exit(switch (e.kind()) {
+                case PLAN -> 1;
+                case USAGE -> 2;
+                case INPUT -> 3;
+            });
             return;
         }
         Path out = Files.createDirectories(Path.of(args[2]));

@@ -15,5 +15,14 @@ public interface Pass {
 
     Stage provides();
 
+    /**
+     * The products the pass reads with {@link Compilation#get}: the pipeline checks that they are
+     * there before it runs the pass. Products a pass only looks for ({@link Compilation#find})
+     * are not declared.
+     */
+    default Set<Key<?>> reads() {
+        return Set.of();
+    }
+
     void run(Compilation c);
 }

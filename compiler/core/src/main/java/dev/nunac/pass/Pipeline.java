@@ -11,9 +11,10 @@ import java.util.function.BiConsumer;
 
 /**
  * An ordered list of passes. The order is checked when the pipeline is built, by simulating
- * the stages each pass requires and provides (like Graal's PhaseSuite); while running, the IR
- * and the new product are verified after each pass when verification is on, and the pipeline
- * stops after the first pass that reports an error.
+ * the stages each pass requires and provides (like Graal's PhaseSuite); while running, the
+ * products a pass reads are checked to be there before it runs, the IR and the new product are
+ * verified after each pass when verification is on, and the pipeline stops after the first pass
+ * that reports an error.
  */
 public final class Pipeline {
     private final List<Pass> passes;
@@ -66,6 +67,12 @@ public final class Pipeline {
         for (Pass p : passes) {
             for (Stage s : p.requires()) {
                 if (!c.reached(s)) throw new IllegalStateException("pass " + p.name() + " needs " + s);
+            }
+            for (Key<?> k : p.reads()) {
+                if (c.find(k).isEmpty()) {
+                    throw new IllegalStateException("pass '" + p.name() + "' reads the product '" + k.name()
+                            + "', which neither the caller nor an earlier pass put into the compilation");
+                }
             }
             Object before = snapshot(c);
             long t0 = System.nanoTime();

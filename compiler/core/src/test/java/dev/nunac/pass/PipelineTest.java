@@ -51,4 +51,33 @@ class PipelineTest {
         assertFalse(c.reached(Stage.ACCESS_ANALYSED));
         assertFalse(c.reached(Stage.LOGICALLY_ALLOCATED));
     }
+
+    /** A pass that reads one product, as the real passes declare theirs. */
+    static final class Reader extends BasePass {
+        static final Key<String> INPUT = Key.of("input", String.class);
+
+        Reader() {
+            super("reader", Stage.CHECKED, List.of(INPUT), Stage.PARSED);
+        }
+
+        @Override
+        public void run(Compilation c) {
+            c.get(INPUT);
+        }
+    }
+
+    @Test
+    void aProductAPassReadsIsCheckedBeforeItRuns() {
+        Pipeline p = Pipeline.of(new Reader());
+        Compilation missing = new Compilation(plan(), new Diagnostics());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> p.run(missing, false, null, null));
+        assertEquals("pass 'reader' reads the product 'input', which neither the caller nor an earlier pass put into the compilation",
+                e.getMessage());
+        assertFalse(missing.reached(Stage.CHECKED));
+        assertTrue(missing.timings().isEmpty(), "the pass did not run");
+        Compilation given = new Compilation(plan(), new Diagnostics());
+        given.put(Reader.INPUT, "here");
+        assertTrue(p.run(given, false, null, null));
+        assertEquals(Set.of(Reader.INPUT), new Reader().reads());
+    }
 }

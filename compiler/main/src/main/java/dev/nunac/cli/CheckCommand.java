@@ -5,41 +5,30 @@ import dev.nunac.diag.ErrorKind;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.check.CheckPass;
 import java.nio.file.Path;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Options;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /** {@code nunac check PLAN}: well-formedness and the collective's postcondition. */
+@picocli.CommandLine.Command(name = "check", description = "check a plan: well-formedness, deadlock freedom, the collective's postcondition")
 final class CheckCommand implements Command {
-    @Override
-    public String name() {
-        return "check";
-    }
+    @Mixin
+    CommonOptions.PlanOptions plan;
+
+    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
+    List<String> args = new ArrayList<>();
 
     @Override
-    public String summary() {
-        return "check a plan: well-formedness, deadlock freedom, the collective's postcondition";
-    }
-
-    @Override
-    public String usage() {
-        return "check PLAN [-D name=value]...";
-    }
-
-    @Override
-    public Options options() {
-        return CommonOptions.planOptions();
-    }
-
-    @Override
-    public int run(CommandLine cl, Io io) {
-        Path path = CommonOptions.onePlan(cl, name());
-        Plan plan = CommonOptions.loadPlan(cl, path);
+    public int run(Io io) {
+        Path path = CommonOptions.onePlan(args, "check");
+        Plan p = plan.load(path);
         Diagnostics d = new Diagnostics();
-        CheckPass.check(plan, d);
+        CheckPass.check(p, d);
         d.throwIfErrors(ErrorKind.PLAN);
-        io.out().println(path + ": OK: " + plan.collective().id() + " \"" + plan.name() + "\", " + plan.ranks()
-                + " ranks, " + plan.threadblockCount() + " threadblocks, " + plan.stepCount() + " steps"
-                + (plan.collective() == dev.nunac.ir.Collective.CUSTOM ? " (custom collective: well-formedness only)" : ""));
+        io.out().println(path + ": OK: " + p.collective().id() + " \"" + p.name() + "\", " + p.ranks()
+                + " ranks, " + p.threadblockCount() + " threadblocks, " + p.stepCount() + " steps"
+                + (p.collective() == dev.nunac.ir.Collective.CUSTOM ? " (custom collective: well-formedness only)" : ""));
         return 0;
     }
 }

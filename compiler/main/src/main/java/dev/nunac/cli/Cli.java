@@ -3,42 +3,56 @@ package dev.nunac.cli;
 import dev.nunac.diag.CompileException;
 import dev.nunac.diag.Diagnostic;
 import dev.nunac.diag.Text;
+import dev.nunac.diag.ErrorKind;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.DefaultParser;
-import org.apache.commons.cli.HelpFormatter;
-import org.apache.commons.cli.Options;
-import org.apache.commons.cli.ParseException;
 
 /**
- * The {@code nunac} command line: subcommands dispatched on the first argument, each with its
- * own options. Exit codes: 0 ok, 1 errors in the plan, 2 usage error, 3 input/IO error, 70
- * internal error. Help goes to stdout, errors to stderr; no stack trace unless --verbose.
+ * The {@code nunac} command line: subcommands dispatched on the first argument (a plan file
+ * there is {@code compile}), each a picocli {@code @Command} ({@link CommandParser}). Exit
+ * codes: 0 ok, 1 errors in the plan, 2 usage error, 3 input/IO error, 70 internal error, mapped
+ * from {@link ErrorKind} here alone. Help goes to stdout, errors to stderr; no stack trace
+ * unless --verbose.
  */
 public final class Cli {
     public static final int OK = 0;
+    public static final int PLAN = 1;
     public static final int USAGE = 2;
     public static final int INPUT = 3;
     public static final int INTERNAL = 70;
 
+    /** The commands, in the overview's order; each is its class's {@code @Command} name (CommandParsingTest holds them together). */
+    static final List<String> COMMANDS = List.of(CompileCommand.NAME, "check", "ir", "export", TopoCommand.NAME, RunCommand.NAME,
+            SimulateCommand.NAME, CompareCommand.NAME, SweepCommand.NAME, E2eCommand.NAME);
+
+    /**
+     * The command of that name, or null. Made only when run: loading a command's class (and
+     * picocli's reading of its annotations) costs start-up time that no other command should pay.
+     */
+    static Command command(String name) {
+        return switch (name) {
+            case CompileCommand.NAME -> new CompileCommand();
+            case "check" -> new CheckCommand();
+            case "ir" -> new IrCommand();
+            case "export" -> new ExportCommand();
+            case TopoCommand.NAME -> new TopoCommand();
+            case RunCommand.NAME -> new RunCommand();
+            case SimulateCommand.NAME -> new SimulateCommand();
+            case CompareCommand.NAME -> new CompareCommand();
+            case SweepCommand.NAME -> new SweepCommand();
+            case E2eCommand.NAME -> new E2eCommand();
+            default -> null;
+        };
+    }
+
     private final Io io;
-    private final Map<String, Command> commands = new LinkedHashMap<>();
     /** The command being run, once dispatch has found it: its help is what a usage error points to. */
     private String current;
 
     public Cli(Io io) {
         this.io = io;
-        for (Command c : List.of(new CompileCommand(), new CheckCommand(), new IrCommand(), new ExportCommand(),
-                new TopoCommand(), new RunCommand(), new SimulateCommand(), new CompareCommand(), new SweepCommand(),
-                new E2eCommand())) {
-            commands.put(c.name(), c);
-        }
     }
 
     public int run(String... args) {
@@ -65,8 +79,8 @@ public final class Cli {
             for (Diagnostic d : e.diagnostics()) io.err().println(Text.line(d.format()));
             if (e.dropped() > 0) io.err().println("nunac: " + e.dropped() + " more errors not shown");
             // A usage error found past the option parser (a bad -D, --tune, --topo) ends like any other (errors.md).
-            if (e.kind() == dev.nunac.diag.ErrorKind.USAGE) tryHelp(current);
-            return e.kind().exitCode;
+            if (e.kind() == ErrorKind.USAGE) tryHelp(current);
+            return exitCode(e.kind());
         } catch (OutOfMemoryError e) {
             // Under the default limits every input fits the heap, so running out is a bug; with a
             // limit raised it is what the user asked for, and the way out is theirs to choose.
@@ -74,10 +88,19 @@ public final class Cli {
             io.err().println("nunac: error: out of memory: with the limits raised by --limit, this run needs more than the "
                     + (Runtime.getRuntime().maxMemory() >> 20) + " MiB of heap the JVM has; lower the limits or the size,"
                     + " or give the JVM more (NUNAC_JAVA_OPTS=-Xmx...)");
-            return dev.nunac.diag.ErrorKind.PLAN.exitCode;
+            return exitCode(ErrorKind.PLAN);
         } catch (RuntimeException | StackOverflowError e) {
             return internal(e, verbose);
         }
+    }
+
+    /** The one place that turns what went wrong into the documented exit code (docs/errors.md). */
+    static int exitCode(ErrorKind kind) {
+        return switch (kind) {
+            case PLAN -> PLAN;
+            case USAGE -> USAGE;
+            case INPUT -> INPUT;
+        };
     }
 
     private int internal(Throwable e, boolean verbose) {
@@ -113,26 +136,21 @@ public final class Cli {
             }
             default -> { }
         }
-        Command c = commands.get(first);
+        Command c = command(first);
         String[] rest;
         if (c == null) {
             if (first.startsWith("-") || !looksLikePath(first)) {
                 throw new UsageException(null, "unknown command '" + first + "'");
             }
-            c = commands.get(CompileCommand.NAME);
+            c = new CompileCommand();
             rest = args;
         } else {
             rest = Arrays.copyOfRange(args, 1, args.length);
         }
-        current = c.name();
-        if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) return help(c.name());
-        CommandLine cl;
-        try {
-            cl = DefaultParser.builder().get().parse(c.options(), rest);
-        } catch (ParseException e) {
-            throw new UsageException(c.name(), e.getMessage());
-        }
-        return c.run(cl, io);
+        current = CommandParser.name(c);
+        if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) return help(current);
+        CommandParser.parse(c, rest, current);
+        return c.run(io);
     }
 
     private static boolean looksLikePath(String s) {
@@ -140,14 +158,9 @@ public final class Cli {
     }
 
     private int help(String name) {
-        Command c = commands.get(name);
+        Command c = command(name);
         if (c == null) throw new UsageException(null, "no help for unknown command '" + name + "'");
-        HelpFormatter f = HelpFormatter.builder().setPrintWriter(new PrintWriter(io.out(), true)).get();
-        try {
-            f.printHelp("nunac " + c.usage(), c.summary(), c.options(), "", false);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        io.out().print(CommandParser.usage(c));
         io.out().flush();
         return OK;
     }
@@ -160,7 +173,7 @@ public final class Cli {
         out.println("       nunac COMMAND [options] [args]");
         out.println();
         out.println("commands:");
-        for (Command c : commands.values()) out.printf(java.util.Locale.ROOT, "  %-10s %s%n", c.name(), c.summary());
+        for (String name : COMMANDS) out.printf(java.util.Locale.ROOT, "  %-10s %s%n", name, CommandParser.summary(command(name)));
         out.printf(java.util.Locale.ROOT, "  %-10s %s%n", "help", "show help for a command: nunac help COMMAND");
         out.println();
         out.println("global options: --help, --version, --verbose");
@@ -172,6 +185,6 @@ public final class Cli {
     }
 
     List<String> commandNames() {
-        return new ArrayList<>(commands.keySet());
+        return COMMANDS;
     }
 }

@@ -8,6 +8,7 @@ import dev.nunac.emit.OutputFiles;
 import dev.nunac.emit.Plots;
 import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.compare.PolicyComparison;
+import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
@@ -16,54 +17,58 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code nunac compare PLAN --topo T --sizes 100KB,1MB,...}: the default search and every policy, at every size. */
+@picocli.CommandLine.Command(name = CompareCommand.NAME, description = "estimate a plan under every policy and size: time and speedup over UA")
 final class CompareCommand implements Command {
     /** Sizes at most in one compare. */
     static final int MAX_SIZES = 16;
 
     static final String NAME = "compare";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
+    @Mixin
+    CommonOptions.PlanOptions plan;
+
+    @Mixin
+    CommonOptions.TopologyOptions topology;
+
+    @Option(names = "--sizes", paramLabel = "LIST",
+            description = "collective sizes, comma-separated, e.g. 100KB,1MB,10MB (bytes of the largest per-rank buffer)")
+    String sizes;
+
+    @Option(names = "--policies", paramLabel = "LIST",
+            description = "policies to compare beside auto, the default search (default all: ${bundle:list.policies})")
+    String policies;
+
+    @Mixin
+    CommonOptions.NarOption nar;
+
+    @Option(names = "--csv", description = "print CSV instead of a table")
+    boolean csv;
+
+    @Option(names = "--plot", description = "also write speedup.svg (speedup over UA per policy and size) and store-latency.svg (UA and"
+            + " the search's choice at the first size) into the output folder")
+    boolean plot;
+
+    @Option(names = "--svg", description = "also write floorplans.svg: UA and the search's choice side by side at the first size")
+    boolean svg;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "folder for --plot and --svg (default out)")
+    String output = "out";
+
+    @Mixin
+    CommonOptions.Quiet quiet;
+
+    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
+    List<String> args = new ArrayList<>();
 
     @Override
-    public String summary() {
-        return "estimate a plan under every policy and size: time and speedup over UA";
-    }
-
-    @Override
-    public String usage() {
-        return "compare PLAN --topo TOPOLOGY --sizes LIST [-D name=value]... [--policies LIST] [--nar N|auto|off] [--csv] [--plot] [--svg] [-o DIR] [--quiet]";
-    }
-
-    @Override
-    public Options options() {
-        Options o = CommonOptions.planOptions();
-        CommonOptions.addTopologyOptions(o);
-        o.addOption(Option.builder().longOpt("sizes").hasArg().argName("LIST")
-                .desc("collective sizes, comma-separated, e.g. 100KB,1MB,10MB (bytes of the largest per-rank buffer)").get());
-        o.addOption(Option.builder().longOpt("policies").hasArg().argName("LIST")
-                .desc("policies to compare beside auto, the default search (default all: " + Policy.ids() + ")").get());
-        CommonOptions.addNarOption(o);
-        o.addOption(Option.builder().longOpt("csv").desc("print CSV instead of a table").get());
-        o.addOption(Option.builder().longOpt("plot").desc("also write speedup.svg (speedup over UA per policy and size) and"
-                + " store-latency.svg (UA and the search's choice at the first size) into the output folder").get());
-        o.addOption(Option.builder().longOpt("svg").desc("also write floorplans.svg: UA and the search's choice side by side at the first size").get());
-        o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("folder for --plot and --svg (default out)").get());
-        CommonOptions.addQuietOption(o);
-        return o;
-    }
-
-    @Override
-    public int run(CommandLine cl, Io io) {
-        Path planPath = CommonOptions.onePlan(cl, NAME);
-        String sz = cl.getOptionValue("sizes");
+    public int run(Io io) {
+        Path planPath = CommonOptions.onePlan(args, NAME);
+        String sz = this.sizes;
         if (sz == null) throw new UsageException(NAME, "missing --sizes LIST, e.g. --sizes 100KB,1MB,10MB");
         java.util.Map<Long, String> labels = Sizes.parseList(sz, "--sizes");
         List<Long> sizes = new ArrayList<>(labels.keySet());
@@ -72,27 +77,28 @@ final class CompareCommand implements Command {
         if (sizes.size() > MAX_SIZES) throw new UsageException(NAME, "--sizes: " + sizes.size() + " sizes; at most " + MAX_SIZES);
         java.util.function.Function<Long, String> label = b -> labels.getOrDefault(b, Sizes.format(b));
         List<Policy> policies = new ArrayList<>(Arrays.asList(Policy.values()));
-        String ps = cl.getOptionValue("policies");
-        if (ps != null) policies = new ArrayList<>(CommonOptions.policies(ps, "--policies"));
-        PlacementOptions base = CommonOptions.placementOptions(cl);
+        if (this.policies != null) policies = new ArrayList<>(CommonOptions.policies(this.policies, "--policies"));
+        int granularity = nar.nar();
+        Limits limits = plan.limits();
+        PlacementOptions base = new PlacementOptions(Policy.all(), granularity, PlacementOptions.DEFAULT_SIZE, false, limits.maxPages());
         List<String> pictures = new ArrayList<>();
-        if (cl.hasOption("plot")) pictures.addAll(List.of("speedup.svg", "store-latency.svg"));
-        if (cl.hasOption("svg")) pictures.add("floorplans.svg");
+        if (plot) pictures.addAll(List.of("speedup.svg", "store-latency.svg"));
+        if (svg) pictures.add("floorplans.svg");
         // the searches take seconds: an output path they could never be written to is refused first
-        if (!pictures.isEmpty()) OutputFiles.checkWritable(CommonOptions.path(cl.getOptionValue("o", "out"), "-o"), pictures);
-        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        if (!pictures.isEmpty()) OutputFiles.checkWritable(CommonOptions.path(output, "-o"), pictures);
+        CommonOptions.Inputs in = CommonOptions.inputs(plan, topology, NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, base));
         Topology topo = in.topology();
-        Plan plan = in.plan();
-        int steps = 1 + sizes.size() * (policies.size() + 1) + (cl.hasOption("plot") ? 2 : 0) + (cl.hasOption("svg") ? 2 : 0);
-        dev.nunac.compare.Progress progress = CommonOptions.progress(cl, io, "compare", steps);
+        Plan p = in.plan();
+        int steps = 1 + sizes.size() * (policies.size() + 1) + (plot ? 2 : 0) + (svg ? 2 : 0);
+        dev.nunac.compare.Progress progress = CommonOptions.progress(quiet.quiet, io, "compare", steps);
         try {
-            return compare(cl, io, plan, topo, base, sizes, label, policies, progress);
+            return compare(io, p, topo, base, sizes, label, policies, progress);
         } finally {
             progress.close();
         }
     }
 
-    private static int compare(CommandLine cl, Io io, Plan plan, Topology topo, PlacementOptions base, List<Long> sizes,
+    private int compare(Io io, Plan plan, Topology topo, PlacementOptions base, List<Long> sizes,
                                java.util.function.Function<Long, String> label, List<Policy> policies,
                                dev.nunac.compare.Progress progress) {
         progress.step("compiling");
@@ -105,12 +111,12 @@ final class CompareCommand implements Command {
         List<String> rows = new ArrayList<>(List.of(PolicyComparison.AUTO));
         for (Policy p : policies) rows.add(p.id());
         List<Path> written = null;
-        if (cl.hasOption("plot") || cl.hasOption("svg")) {
+        if (plot || svg) {
             // the pictures simulate again; the table waits for them so that the progress line never cuts into it
-            written = pictures(cl, plan, topo, compiled, cells, rows, sizes, label, progress);
+            written = pictures(plan, topo, compiled, cells, rows, sizes, label, progress);
         }
         progress.close();
-        if (cl.hasOption("csv")) io.out().print(PolicyComparison.csv(cells));
+        if (csv) io.out().print(PolicyComparison.csv(cells));
         else {
             io.out().printf(java.util.Locale.ROOT, "%s on %s, %d ranks, %d threadblocks: estimated completion time, speedup over ua,"
                     + " NAR granularity (auto: the default search over every policy)%n", plan.name(), topo.name(), plan.ranks(),
@@ -121,7 +127,7 @@ final class CompareCommand implements Command {
         return 0;
     }
 
-    private static List<Path> pictures(CommandLine cl, Plan plan, Topology topo, CompileResult compiled, List<PolicyComparison.Cell> cells,
+    private List<Path> pictures(Plan plan, Topology topo, CompileResult compiled, List<PolicyComparison.Cell> cells,
                           List<String> rows, List<Long> sizes, java.util.function.Function<Long, String> label,
                           dev.nunac.compare.Progress progress) {
         {
@@ -129,13 +135,13 @@ final class CompareCommand implements Command {
             // UA and the default search's choice at the first size
             SearchResult first = compiled.search();
             List<CompileResult> both = List.of(Driver.with(compiled, first.choosing(first.baseline()), compiled.options()), compiled);
-            if (cl.hasOption("plot")) {
+            if (plot) {
                 progress.step("speedup plot");
                 out.add("speedup.svg", speedupPlot(plan, topo, cells, rows, sizes, label));
                 progress.step("store-latency plot");
                 out.add("store-latency.svg", latencyPlot(plan, topo, label.apply(sizes.get(0)), both));
             }
-            if (cl.hasOption("svg")) {
+            if (svg) {
                 List<java.util.Map<String, Double>> util = new ArrayList<>();
                 for (CompileResult r : both) {
                     progress.step("floorplan of " + r.search().chosen().candidate().id());
@@ -143,7 +149,7 @@ final class CompareCommand implements Command {
                 }
                 out.add("floorplans.svg", Floorplan.sideBySide(both, util));
             }
-            return out.writeTo(CommonOptions.path(cl.getOptionValue("o", "out"), "-o"));
+            return out.writeTo(CommonOptions.path(output, "-o"));
         }
     }
 

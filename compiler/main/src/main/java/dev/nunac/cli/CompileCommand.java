@@ -15,123 +15,130 @@ import dev.nunac.emit.RcclLimits;
 import dev.nunac.ir.Plan;
 import dev.nunac.pass.Pipeline;
 import dev.nunac.passes.place.PlacementOptions;
+import dev.nunac.passes.search.PlacementSearch;
 import dev.nunac.emit.Report;
 import dev.nunac.topology.Topology;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code nunac PLAN --topo T}: check, place, realise, and write the outputs (see {@link Output}):
  * placement.json, placement.h and report.txt, plus those --emit names, or exactly those --only names.
  */
+@picocli.CommandLine.Command(name = CompileCommand.NAME, description = "place a plan on a topology and emit the maps (also: nunac PLAN --topo T)")
 final class CompileCommand implements Command {
     static final String NAME = "compile";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
+    @Mixin
+    CommonOptions.PlanOptions plan;
+
+    @Mixin
+    CommonOptions.TopologyOptions topology;
+
+    @Mixin
+    CommonOptions.Placement placement;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "output folder (default out)")
+    String output = "out";
+
+    @Option(names = "--emit", paramLabel = "LIST", description = "outputs to write besides the defaults (${bundle:list.default-outputs}),"
+            + " comma-separated: ${bundle:list.outputs}")
+    String emit;
+
+    @Option(names = "--only", paramLabel = "LIST", description = "write these outputs and no others, comma-separated (names as for --emit)")
+    String only;
+
+    @Option(names = "--header-prefix", paramLabel = "NAME", description = "prefix of placement.h's arrays (NAME_tb_cu) and macros"
+            + " (NAME_RANKS), a C identifier, so that headers of several placements can be included in one translation unit (default "
+            + EmitSettings.DEFAULT_PREFIX + ")")
+    String headerPrefix;
+
+    @Option(names = "--per-rank", description = "write placement.json and placement.h (and launch.txt, when emitted) once per rank,"
+            + " as rank-NNNN.placement.json ..., in the compact form, with index.json listing them and their SHA-256 digests")
+    boolean perRank;
+
+    @Option(names = "--compact", description = "write placement.json (version " + PlacementJson.VERSION_COMPACT + ") and placement.h"
+            + " in the compact form: one-CU masks as indices, page maps as runs")
+    boolean compact;
+
+    @Mixin
+    CommonOptions.Quiet quiet;
+
+    @Option(names = "--rank", paramLabel = "N", description = "the rank floorplan.svg shows (--emit svg; default 0)")
+    String rank;
+
+    @Option(names = "--dump-after", paramLabel = "PASS", description = "print the IR or the pass's result after PASS: ${bundle:list.passes}")
+    String dumpAfter;
+
+    @Option(names = "--timings", description = "print the time of each stage to standard error")
+    boolean timings;
+
+    @Option(names = "--tune", paramLabel = "NAME=v1,v2,...", description = "search a plan parameter jointly with policy and"
+            + " granularity, e.g. --tune tbs_per_peer=1,4,16 (repeatable; .msccl plans; off by default)")
+    List<String> tune = new ArrayList<>();
+
+    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
+    List<String> args = new ArrayList<>();
 
     @Override
-    public String summary() {
-        return "place a plan on a topology and emit the maps (also: nunac PLAN --topo T)";
-    }
-
-    @Override
-    public String usage() {
-        return "[compile] PLAN --topo TOPOLOGY [-D name=value]... [--size BYTES] [--policy auto|P] [--nar N|auto|off] [--tune NAME=v1,v2,...]"
-                + " [-o DIR] [--emit LIST | --only LIST] [--per-rank] [--compact] [--header-prefix NAME] [--rank N] [--quiet]";
-    }
-
-    @Override
-    public Options options() {
-        Options o = CommonOptions.placedPlanOptions();
-        o.addOption(Option.builder("o").longOpt("output").hasArg().argName("DIR").desc("output folder (default out)").get());
-        o.addOption(Option.builder().longOpt("emit").hasArg().argName("LIST")
-                .desc("outputs to write besides the defaults (" + String.join(",", Output.ids(true)) + "), comma-separated: "
-                        + String.join(", ", Output.ids(false))).get());
-        o.addOption(Option.builder().longOpt("only").hasArg().argName("LIST")
-                .desc("write these outputs and no others, comma-separated (names as for --emit)").get());
-        o.addOption(Option.builder().longOpt("header-prefix").hasArg().argName("NAME")
-                .desc("prefix of placement.h's arrays (NAME_tb_cu) and macros (NAME_RANKS), a C identifier, so that headers of"
-                        + " several placements can be included in one translation unit (default " + EmitSettings.DEFAULT_PREFIX + ")").get());
-        o.addOption(Option.builder().longOpt("per-rank")
-                .desc("write placement.json and placement.h (and launch.txt, when emitted) once per rank, in rank-NNNN/ folders,"
-                        + " in the compact form, with index.json listing them and their SHA-256 digests").get());
-        o.addOption(Option.builder().longOpt("compact")
-                .desc("write placement.json (version " + PlacementJson.VERSION_COMPACT + ") and placement.h in the compact form:"
-                        + " one-CU masks as indices, page maps as runs").get());
-        CommonOptions.addQuietOption(o);
-        o.addOption(Option.builder().longOpt("rank").hasArg().argName("N")
-                .desc("the rank floorplan.svg shows (--emit svg; default 0)").get());
-        o.addOption(Option.builder().longOpt("dump-after").hasArg().argName("PASS")
-                .desc("print the IR or the pass's result after PASS: " + String.join(", ", Driver.PIPELINE.names())).get());
-        o.addOption(Option.builder().longOpt("timings").desc("print the time of each stage to standard error").get());
-        o.addOption(Option.builder().longOpt("tune").hasArg().argName("NAME=v1,v2,...")
-                .desc("search a plan parameter jointly with policy and granularity, e.g. --tune tbs_per_peer=1,4,16 (repeatable;"
-                        + " .msccl plans; off by default)").get());
-        return o;
-    }
-
-    @Override
-    public int run(CommandLine cl, Io io) {
-        Path planPath = CommonOptions.onePlan(cl, NAME);
-        Set<Output> emit = emits(cl.getOptionValue("emit"), cl.getOptionValue("only"));
-        EmitSettings settings = settings(cl.getOptionValue("header-prefix"));
-        boolean perRank = cl.hasOption("per-rank");
-        if (perRank && cl.hasOption("compact")) {
+    public int run(Io io) {
+        Path planPath = CommonOptions.onePlan(args, NAME);
+        Set<Output> emit = emits(this.emit, only);
+        EmitSettings settings = settings(headerPrefix);
+        if (perRank && compact) {
             throw new UsageException(NAME, "--per-rank writes the compact form already; --compact is for the whole-plan files");
         }
         if (perRank && java.util.Collections.disjoint(emit, PER_RANK)) {
             throw new UsageException(NAME, "--per-rank: no per-rank output among those asked for (json, header, launch)");
         }
-        PlacementOptions opts = CommonOptions.placementOptions(cl);
+        PlacementOptions opts = placement.options(plan.limits());
         if (emit.contains(Output.PLACED_XML)) {
             // A placed XML that RCCL refuses helps no one: choose among placements whose grid RCCL launches.
             opts = opts.withMaxBlocks(RcclLimits.MAX_THREADBLOCKS_PER_GPU);
         }
-        String dumpAfter = cl.getOptionValue("dump-after");
         if (dumpAfter != null && !Driver.PIPELINE.names().contains(dumpAfter)) {
             throw new UsageException(NAME, "--dump-after: unknown pass '" + dumpAfter + "' (passes: "
                     + String.join(", ", Driver.PIPELINE.names()) + ")");
         }
-        Path dir = CommonOptions.path(cl.getOptionValue("o", "out"), "-o");
+        // the format follows the extension (PlanLoader): known before the plan is read
+        if (emit.contains(Output.PLACED_JSON) && !PlanLoader.extension(planPath.toString()).equals("json")) {
+            throw new UsageException(NAME, "--emit placed-json: " + planPath + " is not an MSCCL++ execution plan (.json);"
+                    + " placed-xml writes MSCCL-IR plans");
+        }
+        if (!tune.isEmpty() && dumpAfter != null) throw new UsageException(NAME, "--dump-after and --tune: choose one");
+        var tuned = tune.isEmpty() ? null : Tuning.parse(tune);
+        Path dir = CommonOptions.path(output, "-o");
         // the search can take seconds: an output path that no output could be written to is refused before it
         List<String> names = new java.util.ArrayList<>();
         for (Output o : emit) if (!(perRank && PER_RANK.contains(o))) names.add(o.file);
         names.add(OutputFiles.MANIFEST);
         OutputFiles.checkWritable(dir, names);
-        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        PlacementOptions options = opts;
+        CommonOptions.Inputs in = CommonOptions.inputs(plan, topology, NAME, planPath, t -> PlacementSearch.granularities(t, options));
         Topology topo = in.topology();
-        Plan plan = in.plan();
-        settings = new EmitSettings(settings.headerPrefix(), rank(cl.getOptionValue("rank"), plan.ranks()), cl.hasOption("compact"));
-        if (emit.contains(Output.PLACED_JSON) && plan.format() != dev.nunac.ir.PlanFormat.MSCCLPP_JSON) {
-            throw new UsageException(NAME, "--emit placed-json: " + planPath + " is not an MSCCL++ execution plan (.json);"
-                    + " placed-xml writes MSCCL-IR plans");
-        }
-        String[] tune = cl.getOptionValues("tune");
+        Plan p = in.plan();
+        settings = new EmitSettings(settings.headerPrefix(), rank(rank, in.plan().ranks()), compact);
         CompileResult r;
-        if (tune != null) {
-            if (dumpAfter != null) throw new UsageException(NAME, "--dump-after and --tune: choose one");
-            r = Tuning.run(planPath, CommonOptions.defines(cl), CommonOptions.limits(cl), Tuning.parse(List.of(tune)), topo, opts).result();
+        if (tuned != null) {
+            r = Tuning.run(planPath, plan.defines(), plan.limits(), tuned, topo, opts).result();
             io.out().println(r.tuning());
         } else if (dumpAfter != null) {
-            r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), dumpAfter, (pass, text) -> io.out().print(text));
+            r = Driver.compile(p, topo, opts, Pipeline.verifyByDefault(), dumpAfter, (pass, text) -> io.out().print(text));
         } else {
             // the placement search of a large plan takes a while
-            try (dev.nunac.compare.Progress progress = CommonOptions.progress(cl, io, "placing " + plan.threadblockCount()
+            try (dev.nunac.compare.Progress progress = CommonOptions.progress(quiet.quiet, io, "placing " + p.threadblockCount()
                     + " threadblocks", 0)) {
-                r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
+                r = Driver.compile(p, topo, opts, Pipeline.verifyByDefault(), null, null);
             }
         }
         if (emit.contains(Output.PLACED_JSON)) {
             // The placed JSON rewrites the file itself, keeping every member the executor reads.
-            var limits = CommonOptions.limits(cl);
+            var limits = plan.limits();
             r = r.withSource(new PlanSource(planPath.toString(), PlanLoader.readBytes(planPath, limits), limits));
         }
         long tPlaced = System.nanoTime();
@@ -144,15 +151,15 @@ final class CompileCommand implements Command {
                     .forEach(out::add);
         }
         List<Path> written = out.writeTo(dir);
-        if (cl.hasOption("timings")) {
+        if (timings) {
             Timings.print(io, in.topologyNanos(), in.planNanos(), r.nanosByPass(), System.nanoTime() - tPlaced);
         }
         io.out().println(Report.headline(r));
         String note = Report.notice(r);
         if (note != null) io.out().println(note);
         if (perRank) {
-            String first = PerRankOutputs.prefix(0, plan.ranks());
-            List<Path> wholeFiles = written.stream().filter(p -> !p.getFileName().toString().startsWith("rank-")).toList();
+            String first = PerRankOutputs.prefix(0, p.ranks());
+            List<Path> wholeFiles = written.stream().filter(f -> !f.getFileName().toString().startsWith("rank-")).toList();
             io.err().println(dev.nunac.diag.Text.line("nunac: wrote " + String.join(", ", wholeFiles.stream().map(Path::toString).toList()) + " and "
                     + (written.size() - wholeFiles.size()) + " per-rank files " + dir.resolve(first + ".*") + " ..."));
         } else {

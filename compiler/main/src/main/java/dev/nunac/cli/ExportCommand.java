@@ -4,46 +4,39 @@ import dev.nunac.emit.MscclXmlExporter;
 import dev.nunac.emit.OutputFiles;
 import dev.nunac.ir.Plan;
 import java.nio.file.Path;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code nunac export PLAN [-o FILE]}: the plan as MSCCL-IR XML for the RCCL/MSCCL executors. */
+@picocli.CommandLine.Command(name = "export", description = "write a plan as MSCCL-IR XML (the newer executors' dialect)")
 final class ExportCommand implements Command {
-    @Override
-    public String name() {
-        return "export";
-    }
+    @Mixin
+    CommonOptions.PlanOptions plan;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of stdout")
+    String output;
+
+    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
+    List<String> args = new ArrayList<>();
 
     @Override
-    public String summary() {
-        return "write a plan as MSCCL-IR XML (the newer executors' dialect)";
-    }
-
-    @Override
-    public String usage() {
-        return "export PLAN [-D name=value]... [-o FILE]";
-    }
-
-    @Override
-    public Options options() {
-        Options o = CommonOptions.planOptions();
-        o.addOption(Option.builder("o").longOpt("output").hasArg().argName("FILE").desc("write to FILE instead of stdout").get());
-        return o;
-    }
-
-    @Override
-    public int run(CommandLine cl, Io io) {
-        Plan plan = CommonOptions.loadPlan(cl, CommonOptions.onePlan(cl, name()));
-        String xml = MscclXmlExporter.export(plan);
-        String out = cl.getOptionValue("o");
-        if (out == null) {
+    public int run(Io io) {
+        Path planPath = CommonOptions.onePlan(args, "export");
+        Path file = null;
+        if (output != null) {
+            file = CommonOptions.path(output, "-o");
+            if (file.getFileName() == null) throw new UsageException("export", "-o: '" + output + "' names no file");
+        }
+        Plan p = plan.load(planPath);
+        String xml = MscclXmlExporter.export(p);
+        if (file == null) {
             io.out().print(xml);
             io.out().flush();
             return 0;
         }
-        Path file = CommonOptions.path(out, "-o");
-        if (file.getFileName() == null) throw new UsageException(name(), "-o: '" + out + "' names no file");
         // Through a temporary file and a rename, like every other output: never a half-written plan.
         Path dir = file.toAbsolutePath().getParent();
         new OutputFiles().add(file.getFileName().toString(), xml).writeTo(dir);

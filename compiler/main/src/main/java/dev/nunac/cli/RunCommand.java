@@ -12,68 +12,65 @@ import dev.nunac.runtime.Session;
 import dev.nunac.topology.Topology;
 import java.nio.file.Path;
 import java.util.Locale;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code nunac run PLAN --topo T [--backend B]}: compiles the plan, hands its launch table to the
  * runtime shim, launches, verifies the data and prints the launch report. Exit 4 when the
  * runtime refuses or fails (backend unavailable, placement does not fit, timeout, wrong data).
  */
+@picocli.CommandLine.Command(name = RunCommand.NAME, description = "compile a plan, run it on the runtime shim, verify the data and print the launch report")
 final class RunCommand implements Command {
     static final String NAME = "run";
     static final int RUNTIME_ERROR = 4;
 
-    @Override
-    public String name() {
-        return NAME;
-    }
+    @Mixin
+    CommonOptions.PlanOptions plan;
+
+    @Mixin
+    CommonOptions.TopologyOptions topology;
+
+    @Mixin
+    CommonOptions.Placement placement;
+
+    @Option(names = "--backend", paramLabel = "B", description = "runtime backend: auto (cuda, then hip, then host), host, cuda, hip (default auto)")
+    String backend = "auto";
+
+    @Option(names = "--runtime-options", paramLabel = "OPTS", description = "runtime options, space-separated key=value (docs/runtime.md), e.g. \"timeout_ms=5000\"")
+    String runtimeOptions;
+
+    @Option(names = "--repeat", paramLabel = "N", description = "also time N pinned and N plain launches and print their medians")
+    String repeat;
+
+    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
+    List<String> args = new ArrayList<>();
 
     @Override
-    public String summary() {
-        return "compile a plan, run it on the runtime shim, verify the data and print the launch report";
-    }
-
-    @Override
-    public String usage() {
-        return "run PLAN --topo TOPOLOGY [--backend auto|host|cuda|hip] [--runtime-options \"k=v ...\"] [-D name=value]... [--size BYTES] [--policy P]";
-    }
-
-    @Override
-    public Options options() {
-        Options o = CommonOptions.placedPlanOptions();
-        o.addOption(Option.builder().longOpt("backend").hasArg().argName("B")
-                .desc("runtime backend: auto (cuda, then hip, then host), host, cuda, hip (default auto)").get());
-        o.addOption(Option.builder().longOpt("runtime-options").hasArg().argName("OPTS")
-                .desc("runtime options, space-separated key=value (docs/runtime.md), e.g. \"timeout_ms=5000\"").get());
-        o.addOption(Option.builder().longOpt("repeat").hasArg().argName("N")
-                .desc("also time N pinned and N plain launches and print their medians").get());
-        return o;
-    }
-
-    @Override
-    public int run(CommandLine cl, Io io) {
-        Path planPath = CommonOptions.onePlan(cl, NAME);
-        PlacementOptions opts = CommonOptions.placementOptions(cl);
-        String backend = cl.getOptionValue("backend", "auto").toLowerCase(Locale.ROOT);
+    public int run(Io io) {
+        Path planPath = CommonOptions.onePlan(args, NAME);
+        PlacementOptions opts = placement.options(plan.limits());
+        String backend = this.backend.toLowerCase(Locale.ROOT);
         if (!NunaRuntime.BACKENDS.contains(backend)) {
             throw new UsageException(NAME, "--backend: unknown backend '" + backend + "' (auto, host, cuda, hip)");
         }
         int repeat = 0;
-        if (cl.hasOption("repeat")) {
+        if (this.repeat != null) {
             try {
-                String n = cl.getOptionValue("repeat");
+                String n = this.repeat;
                 repeat = dev.nunac.diag.Text.isAsciiInteger(n) ? Integer.parseInt(n) : -1;
             } catch (NumberFormatException e) {
                 repeat = -1;
             }
             if (repeat < 1 || repeat > 1_000_000) throw new UsageException(NAME, "--repeat: expected a count in 1..1000000");
         }
-        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        CommonOptions.Inputs in = CommonOptions.inputs(plan, topology, NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, opts));
         Topology topo = in.topology();
-        Plan plan = in.plan();
-        CompileResult r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
+        Plan p = in.plan();
+        CompileResult r = Driver.compile(p, topo, opts, Pipeline.verifyByDefault(), null, null);
         String table = LaunchTable.emit(r);
         if (!NunaRuntime.isAvailable()) {
             io.err().println("nunac run: the native runtime is unavailable: " + NunaRuntime.unavailabilityCause().getMessage());
@@ -81,7 +78,7 @@ final class RunCommand implements Command {
         }
         Session s;
         try {
-            s = NunaRuntime.open(backend, cl.getOptionValue("runtime-options"));
+            s = NunaRuntime.open(backend, runtimeOptions);
         } catch (RuntimeFailure e) {
             io.err().println(dev.nunac.diag.Text.line("nunac run: " + e.getMessage()));
             return RUNTIME_ERROR;

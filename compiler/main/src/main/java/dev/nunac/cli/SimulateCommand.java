@@ -12,69 +12,70 @@ import dev.nunac.passes.cost.SimResult;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.topology.Topology;
 import java.nio.file.Path;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code nunac simulate PLAN --topo T --policy P --size S}: place, then run the cost model. */
+@picocli.CommandLine.Command(name = SimulateCommand.NAME, description = "place a plan and simulate it: completion time, store latencies, utilisation")
 final class SimulateCommand implements Command {
     static final String NAME = "simulate";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
+    @Mixin
+    CommonOptions.PlanOptions plan;
+
+    @Mixin
+    CommonOptions.TopologyOptions topology;
+
+    @Mixin
+    CommonOptions.Placement placement;
+
+    @Option(names = "--flit", paramLabel = "BYTES", description = "flit size in bytes (default 256)")
+    String flit;
+
+    @Option(names = "--csv", paramLabel = "DIR", description = "also write store-latency.csv, utilisation.csv and threadblocks.csv into DIR")
+    String csv;
+
+    @Option(names = "--background", paramLabel = "gemm:TILES[:BYTES]", description = "run a GEMM beside the collective on every GPU:"
+            + " TILES threadblocks placed by the hardware's dispatch, each loading BYTES of inputs (default 64KiB: a 128 x 128 fp16"
+            + " tile), computing, storing its output")
+    String background;
+
+    @Mixin
+    CommonOptions.Quiet quiet;
+
+    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
+    List<String> args = new ArrayList<>();
 
     @Override
-    public String summary() {
-        return "place a plan and simulate it: completion time, store latencies, utilisation";
-    }
-
-    @Override
-    public String usage() {
-        return "simulate PLAN --topo TOPOLOGY [-D name=value]... [--policy P] [--size BYTES] [--nar N|auto|off] [--flit BYTES] [--background gemm:TILES[:BYTES]] [--csv DIR] [--quiet]";
-    }
-
-    @Override
-    public Options options() {
-        Options o = CommonOptions.placedPlanOptions();
-        o.addOption(Option.builder().longOpt("flit").hasArg().argName("BYTES").desc("flit size in bytes (default 256)").get());
-        o.addOption(Option.builder().longOpt("csv").hasArg().argName("DIR")
-                .desc("also write store-latency.csv, utilisation.csv and threadblocks.csv into DIR").get());
-        o.addOption(Option.builder().longOpt("background").hasArg().argName("gemm:TILES[:BYTES]")
-                .desc("run a GEMM beside the collective on every GPU: TILES threadblocks placed by the hardware's dispatch,"
-                        + " each loading BYTES of inputs (default 64KiB: a 128 x 128 fp16 tile), computing, storing its output").get());
-        CommonOptions.addQuietOption(o);
-        return o;
-    }
-
-    @Override
-    public int run(CommandLine cl, Io io) {
-        Path planPath = CommonOptions.onePlan(cl, NAME);
-        PlacementOptions opts = CommonOptions.placementOptions(cl);
+    public int run(Io io) {
+        Path planPath = CommonOptions.onePlan(args, NAME);
+        PlacementOptions opts = placement.options(plan.limits());
         SimConfig cfg = SimConfig.defaults();
-        String f = cl.getOptionValue("flit");
+        String f = flit;
         if (f != null) {
             long v = Sizes.parse(f, "--flit");
             if (v > 1 << 20) throw new UsageException(NAME, "--flit " + f + ": at most 1MiB");
             cfg = cfg.withFlitBytes((int) v);
         }
-        Gemm background = cl.hasOption("background") ? background(cl.getOptionValue("background")) : null;
-        CommonOptions.Inputs in = CommonOptions.inputs(cl, NAME, planPath);
+        Gemm gemm = background == null ? null : background(background);
+        CommonOptions.Inputs in = CommonOptions.inputs(plan, topology, NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, opts));
         Topology topo = in.topology();
-        Plan plan = in.plan();
-        dev.nunac.compare.Progress progress = CommonOptions.progress(cl, io, "simulate", 2);
+        Plan p = in.plan();
+        dev.nunac.compare.Progress progress = CommonOptions.progress(quiet.quiet, io, "simulate", 2);
         CompileResult r;
         SimResult s;
         try {
-            progress.step("placing " + plan.threadblockCount() + " threadblocks");
-            r = Driver.compile(plan, topo, opts, Pipeline.verifyByDefault(), null, null);
+            progress.step("placing " + p.threadblockCount() + " threadblocks");
+            r = Driver.compile(p, topo, opts, Pipeline.verifyByDefault(), null, null);
             progress.step("simulating");
-            s = Driver.simulate(r, cfg, background);
+            s = Driver.simulate(r, cfg, gemm);
         } finally {
             progress.close();
         }
-        String dir = cl.getOptionValue("csv");
+        String dir = csv;
         // The files first: a folder that cannot take them fails the run before any of it is printed.
         if (dir != null) {
             new OutputFiles().add("store-latency.csv", s.histogram().csv(SimulationText.BIN_NS))
@@ -82,7 +83,7 @@ final class SimulateCommand implements Command {
                     .add("threadblocks.csv", SimulationText.threadblocksCsv(s)).writeTo(CommonOptions.path(dir, "--csv"));
         }
         io.out().print(SimulationText.summary(r, s, 10));
-        if (background != null) io.out().println("background  " + background.describe(topo.cus().size()));
+        if (gemm != null) io.out().println("background  " + gemm.describe(topo.cus().size()));
         return 0;
     }
 

@@ -6,43 +6,29 @@ import dev.nunac.topology.TopologyPrinter;
 import dev.nunac.topology.TopologyResolver;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
+import java.util.ArrayList;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code nunac topo list|show|validate}: the bundled specs, a spec's summary, a spec check. */
+@picocli.CommandLine.Command(name = TopoCommand.NAME, description = "topology specs: list the bundled ones, show a summary, validate a spec")
 final class TopoCommand implements Command {
-    @Override
-    public String name() {
-        return "topo";
-    }
+    static final String NAME = "topo";
+
+    @Option(names = "--expanded", description = "show: print the expanded model (every router, CU, stack, port)")
+    boolean expanded;
+
+    @Option(names = "--topo-override", paramLabel = "FILE", description = "merge a JSON merge patch of measured values over the spec before validating")
+    String override;
+
+    @Parameters(paramLabel = "list | show NAME|PATH | validate NAME|PATH", description = "what to do, and the spec: a bundled name or a file")
+    List<String> args = new ArrayList<>();
 
     @Override
-    public String summary() {
-        return "topology specs: list the bundled ones, show a summary, validate a spec";
-    }
-
-    @Override
-    public String usage() {
-        return "topo list | topo show NAME|PATH [--expanded] [--topo-override FILE] | topo validate NAME|PATH [--topo-override FILE]";
-    }
-
-    @Override
-    public Options options() {
-        Options o = new Options();
-        o.addOption(Option.builder().longOpt("expanded").desc("show: print the expanded model (every router, CU, stack, port)").get());
-        o.addOption(Option.builder().longOpt("topo-override").hasArg().argName("FILE")
-                .desc("merge a JSON merge patch of measured values over the spec before validating").get());
-        o.addOption(Option.builder().longOpt("verbose").desc("show internal details of failures").get());
-        return o;
-    }
-
-    @Override
-    public int run(CommandLine cl, Io io) {
-        List<String> args = cl.getArgList();
-        if (args.isEmpty()) throw new UsageException(name(), "missing subcommand: list, show or validate");
+    public int run(Io io) {
+        if (args.isEmpty()) throw new UsageException(NAME, "missing subcommand: list, show or validate");
         String sub = args.get(0);
-        Path override = cl.hasOption("topo-override") ? CommonOptions.path(cl.getOptionValue("topo-override"), "--topo-override") : null;
+        Path override = this.override == null ? null : CommonOptions.path(this.override, "--topo-override");
         switch (sub) {
             case "list" -> {
                 expectArgs(args, 1, "list");
@@ -55,7 +41,7 @@ final class TopoCommand implements Command {
             case "show" -> {
                 expectArgs(args, 2, "show NAME|PATH");
                 Topology t = TopologyResolver.resolve(args.get(1), override);
-                io.out().print(cl.hasOption("expanded") ? TopologyPrinter.expanded(t) : TopologyPrinter.summary(t));
+                io.out().print(expanded ? TopologyPrinter.expanded(t) : TopologyPrinter.summary(t));
                 return 0;
             }
             case "validate" -> {
@@ -70,11 +56,11 @@ final class TopoCommand implements Command {
                         + t.ports().size() + " ports");
                 return 0;
             }
-            default -> throw new UsageException(name(), "unknown subcommand '" + sub + "' (list, show, validate)");
+            default -> throw new UsageException(NAME, "unknown subcommand '" + sub + "' (list, show, validate)");
         }
     }
 
     private void expectArgs(List<String> args, int n, String form) {
-        if (args.size() != n) throw new UsageException(name(), "usage: nunac topo " + form);
+        if (args.size() != n) throw new UsageException(NAME, "usage: nunac topo " + form);
     }
 }

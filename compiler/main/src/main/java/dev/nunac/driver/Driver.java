@@ -56,6 +56,8 @@ public final class Driver {
     /** As above, the placement search spending {@code settings} (a comparison's shared timings). */
     public static CompileResult compile(Plan plan, Topology topo, PlacementOptions options, PlacementSearch.Settings settings,
                                         boolean verify, String dumpAfter, BiConsumer<String, String> dump) {
+        // the options the topology refuses (a --nar granularity it lacks) are refused before any pass runs
+        PlacementSearch.granularities(topo, options);
         Diagnostics diags = new Diagnostics();
         Compilation c = new Compilation(plan, diags);
         c.put(TopologyInput.KEY, topo);

@@ -58,7 +58,8 @@ public final class PlanLoader {
         };
     }
 
-    static String extension(String name) {
+    /** The extension that decides a plan file's format, in lower case ("" when none). */
+    public static String extension(String name) {
         int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
         int dot = name.lastIndexOf('.');
         return dot > slash ? name.substring(dot + 1).toLowerCase(Locale.ROOT) : "";

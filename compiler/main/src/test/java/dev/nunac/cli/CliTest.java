@@ -3,8 +3,11 @@ package dev.nunac.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nunac.diag.ErrorKind;
 import dev.nunac.testing.CliRun;
 import dev.nunac.testing.TestPaths;
+import java.util.EnumMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CliTest {
@@ -92,5 +95,12 @@ class CliTest {
         CliRun r = CliRun.of("check", example("allgather-direct"), "--limit", "loop-iterations=10");
         assertEquals(1, r.exit());
         assertTrue(r.err().contains("loop iterations in all (raise it with --limit loop-iterations=N)"), r.err());
+    }
+
+    @Test
+    void errorKindsMapToTheDocumentedExitCodes() {
+        Map<ErrorKind, Integer> codes = new EnumMap<>(ErrorKind.class);
+        for (ErrorKind k : ErrorKind.values()) codes.put(k, Cli.exitCode(k));
+        assertEquals(Map.of(ErrorKind.PLAN, 1, ErrorKind.USAGE, 2, ErrorKind.INPUT, 3), codes);
     }
 }

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
-import org.apache.commons.cli.Option;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -97,29 +96,13 @@ class CommandLinePromisesTest {
         for (String name : cli.commandNames()) {
             CliRun help = CliRun.of("help", name);
             assertEquals(0, help.exit(), name);
-            for (Option o : commandOptions(name)) {
-                String shown = o.getLongOpt() != null ? "--" + o.getLongOpt() : "-" + o.getOpt();
+            for (var o : CommandParser.options(Cli.command(name))) {
+                String shown = o.longestName();
                 assertTrue(help.out().contains(shown), name + " help lacks " + shown);
                 if (!doc.contains("`" + shown)) missing.add(name + " " + shown);
             }
         }
         assertEquals("", missing.toString(), "options that nunac help shows and docs/cli.md does not list");
-    }
-
-    static java.util.Collection<Option> commandOptions(String name) {
-        return switch (name) {
-            case "compile" -> new CompileCommand().options().getOptions();
-            case "check" -> new CheckCommand().options().getOptions();
-            case "ir" -> new IrCommand().options().getOptions();
-            case "export" -> new ExportCommand().options().getOptions();
-            case "topo" -> new TopoCommand().options().getOptions();
-            case "run" -> new RunCommand().options().getOptions();
-            case "simulate" -> new SimulateCommand().options().getOptions();
-            case "compare" -> new CompareCommand().options().getOptions();
-            case "sweep" -> new SweepCommand().options().getOptions();
-            case "e2e" -> new E2eCommand().options().getOptions();
-            default -> throw new AssertionError("a command this test does not know: " + name);
-        };
     }
 
     @Test

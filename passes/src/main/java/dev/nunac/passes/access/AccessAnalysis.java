@@ -27,7 +27,7 @@ import java.util.List;
  */
 public final class AccessAnalysis extends BasePass {
     public AccessAnalysis() {
-        super("access-analysis", Stage.ACCESS_ANALYSED, Stage.CHECKED);
+        super("access-analysis", Stage.ACCESS_ANALYSED, java.util.List.of(), Stage.CHECKED);
     }
 
     @Override

@@ -27,7 +27,7 @@ import java.util.List;
  */
 public final class LogicalAllocation extends BasePass {
     public LogicalAllocation() {
-        super("logical-allocation", Stage.LOGICALLY_ALLOCATED, Stage.ACCESS_ANALYSED);
+        super("logical-allocation", Stage.LOGICALLY_ALLOCATED, java.util.List.of(Accesses.KEY), Stage.ACCESS_ANALYSED);
     }
 
     @Override

@@ -18,7 +18,7 @@ import java.util.List;
  */
 public final class CheckPass extends BasePass {
     public CheckPass() {
-        super("check", Stage.CHECKED, Stage.PARSED);
+        super("check", Stage.CHECKED, java.util.List.of(), Stage.PARSED);
     }
 
     /** The send/receive pairing the checker computed, kept for the passes after it. */

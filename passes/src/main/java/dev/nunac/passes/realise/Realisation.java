@@ -29,7 +29,7 @@ import java.util.TreeMap;
  */
 public final class Realisation extends BasePass {
     public Realisation() {
-        super("realisation", Stage.REALISED, Stage.PLACED);
+        super("realisation", Stage.REALISED, java.util.List.of(Placement.KEY, TopologyInput.KEY), Stage.PLACED);
     }
 
     @Override

@@ -106,7 +106,8 @@ public final class PlacementSearch extends BasePass {
     public static final dev.nunac.pass.Key<Settings> SETTINGS = dev.nunac.pass.Key.of("search-settings", Settings.class);
 
     public PlacementSearch() {
-        super("placement-search", Stage.PLACED, Stage.LOGICALLY_ALLOCATED);
+        super("placement-search", Stage.PLACED, java.util.List.of(PlacementOptions.KEY, Accesses.KEY, TopologyInput.KEY, LogicalGroups.KEY),
+                Stage.LOGICALLY_ALLOCATED);
     }
 
     @Override
@@ -337,8 +338,8 @@ public final class PlacementSearch extends BasePass {
         return out;
     }
 
-    /** The granularities {@code --nar} allows on the topology, ascending. */
-    static int[] granularities(Topology topo, PlacementOptions opt) {
+    /** The granularities {@code --nar} allows on the topology, ascending; one it lacks is a usage error (checked by the CLI before the plan is read). */
+    public static int[] granularities(Topology topo, PlacementOptions opt) {
         int[] ks = topo.narGranularities();
         Arrays.sort(ks);
         if (opt.nar() == PlacementOptions.NAR_OFF) return new int[] {1};

@@ -109,12 +109,18 @@ public final class OutputFiles {
         }
     }
 
-    /** {@code sha256sum}'s lines for {@code files}, in the order they are written: deterministic, as the files are. */
+    /**
+     * {@code sha256sum}'s lines for {@code files}, in the order they are written: deterministic, as
+     * the files are. The digests are taken side by side (the whole-plan JSON and header of a
+     * large plan are each tens of MB), then listed in order.
+     */
     static String manifest(Map<String, String> files) {
+        List<Map.Entry<String, String>> list = List.copyOf(files.entrySet());
+        String[] digests = new String[list.size()];
+        java.util.stream.IntStream.range(0, list.size()).parallel()
+                .forEach(i -> digests[i] = sha256(list.get(i).getValue().getBytes(StandardCharsets.UTF_8)));
         StringBuilder b = new StringBuilder();
-        for (Map.Entry<String, String> f : files.entrySet()) {
-            b.append(sha256(f.getValue().getBytes(StandardCharsets.UTF_8))).append("  ").append(f.getKey()).append('\n');
-        }
+        for (int i = 0; i < list.size(); i++) b.append(digests[i]).append("  ").append(list.get(i).getKey()).append('\n');
         return b.toString();
     }
 

@@ -150,9 +150,11 @@ public final class PlacementSearch extends BasePass {
         // dropped once estimated and made again if the simulator or the choice needs it.
         boolean keep = pageEntries(first) * space.size() <= settings.keptPages();
         Scored[] scored = new Scored[space.size()];
+        IdealBound.Bound[] bound = new IdealBound.Bound[1];
         IntStream.range(0, space.size()).parallel().forEach(i -> {
             Placement p = i == 0 ? first : place(in, groupsOf, space.get(i));
             scored[i] = new Scored(space.get(i), i == 0 || keep ? p : null, analytic.estimate(in, p).ns(), null);
+            if (i == 0) bound[0] = IdealBound.of(in); // UA was placed already: its task is the shortest
         });
         List<Scored> all = new ArrayList<>(Arrays.asList(scored));
         Set<Policy> choosable = opt.policies();
@@ -193,7 +195,7 @@ public final class PlacementSearch extends BasePass {
             if (!choosable(s, opt, tooWide) || (simulate && !s.wasSimulated())) continue;
             if (chosen == null || s.ns(simulate) < chosen.ns(simulate) * (1 - 1e-9)) chosen = s;
         }
-        IdealBound.Bound ideal = IdealBound.of(in);
+        IdealBound.Bound ideal = bound[0];
         boolean untrusted = false;
         if (!simulate && chosen != null && chosen != baseline && choosable(baseline, opt, tooWide)) {
             if (chosen.analyticNs() * ANALYTIC_MARGIN > baseline.analyticNs()) {

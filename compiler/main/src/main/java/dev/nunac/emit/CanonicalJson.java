@@ -27,7 +27,15 @@ public final class CanonicalJson {
     }
 
     public static String write(Object value) {
-        StringBuilder sb = new StringBuilder(4096);
+        return write(value, 4096);
+    }
+
+    /**
+     * The same, into a buffer of {@code capacity} characters at first: a large output sized in
+     * advance is not copied each time its buffer would have doubled.
+     */
+    public static String write(Object value, int capacity) {
+        StringBuilder sb = new StringBuilder(capacity);
         write(sb, value, 0);
         sb.append('\n');
         return sb.toString();

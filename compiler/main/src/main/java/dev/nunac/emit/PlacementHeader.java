@@ -34,7 +34,7 @@ public final class PlacementHeader {
     public static String emit(CompileResult r, EmitSettings settings) {
         Placement pl = r.placement();
         String sym = settings.symbol(), mac = settings.macro();
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(PlacementJson.capacity(r, 44 + 13 * r.realised().maskWords(), 8));
         String guard = preamble(sb, r, settings, Fingerprints.of(r), "", "tb_mask");
         sb.append(("/* CU masks (@tb_mask, @stream_mask) are #MASK_WORDS 32-bit words in the vendor's bit\n"
                 + "   order, word 0 first: mask bit b is bit b % 32 of word b / 32, and selects the CU whose mask bit\n"

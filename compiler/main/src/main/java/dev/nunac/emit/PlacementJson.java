@@ -43,7 +43,18 @@ public final class PlacementJson {
     public static String emit(CompileResult r, boolean compact) {
         Map<String, Object> root = root(r, compact ? VERSION_COMPACT : VERSION);
         root.put("ranks", ranks(r, compact));
-        return CanonicalJson.write(root);
+        return CanonicalJson.write(root, compact ? 4096 : capacity(r, 210 + 8 * r.realised().maskWords(), 8));
+    }
+
+    /**
+     * A little more than the characters of a whole-plan output of {@code perTb} characters per
+     * threadblock and {@code perPage} per page (at most what a String holds).
+     */
+    static int capacity(CompileResult r, long perTb, long perPage) {
+        long pages = 0;
+        for (PageMap m : r.placement().pages()) pages += m.stack().length;
+        long n = (1 << 16) + perTb * r.placement().cuOfTb().length + perPage * pages;
+        return (int) Math.min(n, Integer.MAX_VALUE - 16);
     }
 
     /**

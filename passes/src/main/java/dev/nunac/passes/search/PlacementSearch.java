@@ -133,14 +133,18 @@ public final class PlacementSearch extends BasePass {
         PlacementInput in = given.withSize(opt.sizeBytes()).withRepack(opt.repack());
         Topology topo = in.topology();
         checkPages(in, opt);
-        // UA comes first in every space; its placement says how many pages every candidate maps
-        Placement first = place(in, new Groups(paperGroups, null), space(topo, opt).get(0)); // UA needs no balanced groups
-        boolean reduced = in.plan().stepCount() > settings.fullSpaceSteps() || pageEntries(first) > settings.fullSpacePages();
+        // UA comes first in every space; its placement says how many pages every candidate maps. Past
+        // both step limits the space is the reduced one, two candidates at most whatever the pages,
+        // so UA is placed beside the other candidate instead of before it.
+        int steps = in.plan().stepCount();
+        boolean largest = steps > settings.fullSpaceSteps() && steps > settings.twoCandidateSteps();
+        Placement first = largest ? null : place(in, new Groups(paperGroups, null), space(topo, opt).get(0)); // UA needs no balanced groups
+        boolean reduced = steps > settings.fullSpaceSteps() || pageEntries(first) > settings.fullSpacePages();
         List<Candidate> wide = reduced ? reducedSpace(topo, opt) : space(topo, opt);
-        List<Candidate> two = in.plan().stepCount() > settings.twoCandidateSteps() ? twoCandidateSpace(topo, opt) : wide;
+        List<Candidate> two = steps > settings.twoCandidateSteps() ? twoCandidateSpace(topo, opt) : wide;
         List<Candidate> space = two.size() < wide.size() ? two : wide;
         String narrowed = space == wide ? "" : String.format(Locale.ROOT, "the plan's %,d steps exceed %,d, so the search estimated %s"
-                + " only (of the reduced space's %d candidates)", in.plan().stepCount(), settings.twoCandidateSteps(),
+                + " only (of the reduced space's %d candidates)", steps, settings.twoCandidateSteps(),
                 String.join(" and ", space.stream().map(Candidate::id).toList()), wide.size());
         Groups groupsOf = new Groups(paperGroups,
                 space.stream().anyMatch(c -> c.policy().balanced) ? LogicalAllocation.allocate(in.accesses(), false) : null);
@@ -148,13 +152,14 @@ public final class PlacementSearch extends BasePass {
         // Page maps grow with the size (a 64-rank 1 GB all-to-all: about half a gigabyte per
         // placement): when the whole space's would not fit in memory, a candidate's placement is
         // dropped once estimated and made again if the simulator or the choice needs it.
-        boolean keep = pageEntries(first) * space.size() <= settings.keptPages();
+        // (of two candidates, UA and the other, both placements are kept anyway: the baseline and the choice)
+        boolean keep = first == null || pageEntries(first) * space.size() <= settings.keptPages();
         Scored[] scored = new Scored[space.size()];
         IdealBound.Bound[] bound = new IdealBound.Bound[1];
         IntStream.range(0, space.size()).parallel().forEach(i -> {
-            Placement p = i == 0 ? first : place(in, groupsOf, space.get(i));
+            Placement p = i == 0 && first != null ? first : place(in, groupsOf, space.get(i));
             scored[i] = new Scored(space.get(i), i == 0 || keep ? p : null, analytic.estimate(in, p).ns(), null);
-            if (i == 0) bound[0] = IdealBound.of(in); // UA was placed already: its task is the shortest
+            if (i == 0) bound[0] = IdealBound.of(in); // in UA's task, whose placement is the quickest
         });
         List<Scored> all = new ArrayList<>(Arrays.asList(scored));
         Set<Policy> choosable = opt.policies();

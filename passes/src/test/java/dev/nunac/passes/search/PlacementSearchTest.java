@@ -82,6 +82,19 @@ class PlacementSearchTest {
     }
 
     @Test
+    void pastBothStepLimitsUaIsPlacedBesideTheOtherCandidateWithTheSameOutcome() {
+        Plan plan = PlanBuilder.directAllgather(4);
+        PlacementSearch.Settings d = PlacementSearch.Settings.defaults(), two = d.withTwoCandidateSteps(plan.stepCount() - 1);
+        PlacementSearch.Settings both = new PlacementSearch.Settings(d.simulator(), d.simulationBudget(), d.maxSimulated(), d.refineRounds(),
+                plan.stepCount() - 1, d.fullSpacePages(), d.keptPages(), plan.stepCount() - 1);
+        SearchResult before = search(plan, PlacementOptions.defaults(), two), beside = search(plan, PlacementOptions.defaults(), both);
+        assertEquals(before.candidates().stream().map(Scored::candidate).toList(), beside.candidates().stream().map(Scored::candidate).toList());
+        assertEquals(before.candidates().stream().map(Scored::analyticNs).toList(), beside.candidates().stream().map(Scored::analyticNs).toList());
+        assertEquals(before.chosen().candidate(), beside.chosen().candidate());
+        assertEquals(before.ideal(), beside.ideal());
+    }
+
+    @Test
     void theTwoCandidateSpaceKeepsWhatWasAskedFor() {
         assertEquals(List.of(new Candidate(Policy.UA, 1), new Candidate(Policy.NAP_NAR, 2)),
                 PlacementSearch.twoCandidateSpace(TOPO, PlacementOptions.auto(2, 1 << 20)));

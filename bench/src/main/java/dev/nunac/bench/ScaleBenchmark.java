@@ -1,6 +1,10 @@
 package dev.nunac.bench;
 
+import dev.nunac.driver.CompileResult;
+import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
+import dev.nunac.emit.Emission;
+import dev.nunac.emit.Output;
 import dev.nunac.ir.ChunkSpace;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
@@ -12,12 +16,16 @@ import dev.nunac.passes.cost.AnalyticModel;
 import dev.nunac.passes.cost.Estimate;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.place.PlacementInput;
+import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Placer;
 import dev.nunac.passes.place.Policy;
+import dev.nunac.passes.search.PlacementSearch;
+import dev.nunac.passes.search.SearchResult;
 import dev.nunac.topology.Topology;
 import dev.nunac.topology.TopologyResolver;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -35,7 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The hot paths of a large compile (issue 21), one call each on the all-to-all direct plan at 256
  * and 512 ranks on nuna-4die (4 KiB per chunk, 65,280 and 261,632 transfers): an analytic estimate
  * of the nap+nar placement at granularity 4 (what the search does per candidate), that placement
- * itself, and a chunk-space lookup of every chunk's storage. Single shots after two warm-up
+ * itself, a chunk-space lookup of every chunk's storage, the whole placement search (at 512 ranks,
+ * past 250,000 steps, over UA and nap+nar k=4 only) and rendering the whole-plan placement.json and
+ * placement.h side by side (as the compile does, before writing). Single shots after two warm-up
  * calls: at these sizes one call takes a second or more. Run it alone, e.g.
  * {@code java -cp ... org.openjdk.jmh.Main ScaleBenchmark} with the class path bench/run.sh builds.
  */
@@ -53,6 +63,8 @@ public class ScaleBenchmark {
     LogicalGroups groups;
     Placement placement;
     ChunkSpace space;
+    PlacementOptions options;
+    CompileResult compiled;
 
     @Setup
     public void setup() {
@@ -64,6 +76,8 @@ public class ScaleBenchmark {
         in = new PlacementInput(plan, acc, topo, ranks * 4096L);
         placement = Placer.place(in, groups, Policy.NAP_NAR, 4);
         space = acc.space();
+        options = PlacementOptions.auto(PlacementOptions.NAR_AUTO, ranks * 4096L);
+        compiled = Driver.compile(plan, topo, options, false, null, null);
     }
 
     @Benchmark
@@ -74,6 +88,16 @@ public class ScaleBenchmark {
     @Benchmark
     public Placement napNarPlacement() {
         return Placer.place(in, groups, Policy.NAP_NAR, 4);
+    }
+
+    @Benchmark
+    public SearchResult placementSearch() {
+        return PlacementSearch.search(in, groups, options);
+    }
+
+    @Benchmark
+    public Map<Output, String> emitJsonAndHeader() {
+        return Emission.render(compiled, Set.of(Output.JSON, Output.HEADER));
     }
 
     @Benchmark

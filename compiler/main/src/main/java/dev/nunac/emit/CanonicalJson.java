@@ -10,13 +10,32 @@ import java.util.TreeMap;
  * objects one element per line, numbers in a locale-independent form, LF line ends, a trailing
  * newline. The same value always gives the same bytes, so outputs can be diffed and golden-tested.
  * Values are Map (any key order), List, String, Integer/Long, Double (NaN and infinities become
- * null), Boolean and null.
+ * null), Boolean, null, and {@link Fragment}s.
  */
 public final class CanonicalJson {
     private CanonicalJson() {}
 
+    /**
+     * A value that writes its own canonical text, as the maps and lists it stands for would be
+     * written at {@code indent}: for the large regular parts of an output (a threadblock object
+     * per threadblock), which would otherwise be built as a map per element first. Not an
+     * element of a list.
+     */
+    @FunctionalInterface
+    public interface Fragment {
+        void write(StringBuilder sb, int indent);
+    }
+
     public static String write(Object value) {
-        StringBuilder sb = new StringBuilder(4096);
+        return write(value, 4096);
+    }
+
+    /**
+     * The same, into a buffer of {@code capacity} characters at first: a large output sized in
+     * advance is not copied each time its buffer would have doubled.
+     */
+    public static String write(Object value, int capacity) {
+        StringBuilder sb = new StringBuilder(capacity);
         write(sb, value, 0);
         sb.append('\n');
         return sb.toString();
@@ -75,6 +94,8 @@ public final class CanonicalJson {
             sb.append(']');
         } else if (v instanceof String s) {
             string(sb, s);
+        } else if (v instanceof Fragment f) {
+            f.write(sb, indent);
         } else if (v instanceof Double d) {
             sb.append(number(d));
         } else if (v instanceof Float f) {
@@ -94,11 +115,11 @@ public final class CanonicalJson {
         return s.equals("-0") ? "0" : s;
     }
 
-    private static void pad(StringBuilder sb, int indent) {
+    static void pad(StringBuilder sb, int indent) {
         for (int i = 0; i < indent; i++) sb.append("  ");
     }
 
-    private static void string(StringBuilder sb, String s) {
+    static void string(StringBuilder sb, String s) {
         boolean plain = true;
         for (int i = 0; i < s.length() && plain; i++) {
             char c = s.charAt(i);

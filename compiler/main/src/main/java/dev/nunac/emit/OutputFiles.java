@@ -109,18 +109,46 @@ public final class OutputFiles {
         }
     }
 
-    /** {@code sha256sum}'s lines for {@code files}, in the order they are written: deterministic, as the files are. */
+    /**
+     * {@code sha256sum}'s lines for {@code files}, in the order they are written: deterministic, as
+     * the files are. The digests are taken side by side (the whole-plan JSON and header of a
+     * large plan are each tens of MB), then listed in order.
+     */
     static String manifest(Map<String, String> files) {
+        List<Map.Entry<String, String>> list = List.copyOf(files.entrySet());
+        String[] digests = new String[list.size()];
+        java.util.stream.IntStream.range(0, list.size()).parallel()
+                .forEach(i -> digests[i] = sha256(list.get(i).getValue()));
         StringBuilder b = new StringBuilder();
-        for (Map.Entry<String, String> f : files.entrySet()) {
-            b.append(sha256(f.getValue().getBytes(StandardCharsets.UTF_8))).append("  ").append(f.getKey()).append('\n');
-        }
+        for (int i = 0; i < list.size(); i++) b.append(digests[i]).append("  ").append(list.get(i).getKey()).append('\n');
         return b.toString();
     }
 
     static String sha256(byte[] bytes) {
+        return java.util.HexFormat.of().formatHex(digest().digest(bytes));
+    }
+
+    /**
+     * The SHA-256 of {@code text}'s UTF-8 bytes, encoded a slice at a time rather than as one
+     * array as large as the text (hundreds of MB for a large plan's outputs). A slice never ends
+     * between the two halves of a surrogate pair, so the bytes are those of the whole text.
+     */
+    static String sha256(String text) {
+        java.security.MessageDigest md = digest();
+        for (int i = 0, n = text.length(); i < n; ) {
+            int j = Math.min(n, i + SLICE);
+            if (j < n && Character.isHighSurrogate(text.charAt(j - 1))) j++;
+            md.update(text.substring(i, j).getBytes(StandardCharsets.UTF_8));
+            i = j;
+        }
+        return java.util.HexFormat.of().formatHex(md.digest());
+    }
+
+    private static final int SLICE = 1 << 20;
+
+    private static java.security.MessageDigest digest() {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+            return java.security.MessageDigest.getInstance("SHA-256");
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }

@@ -34,7 +34,7 @@ public final class PlacementHeader {
     public static String emit(CompileResult r, EmitSettings settings) {
         Placement pl = r.placement();
         String sym = settings.symbol(), mac = settings.macro();
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(PlacementJson.capacity(r, 44 + 13 * r.realised().maskWords(), 8));
         String guard = preamble(sb, r, settings, Fingerprints.of(r), "", "tb_mask");
         sb.append(("/* CU masks (@tb_mask, @stream_mask) are #MASK_WORDS 32-bit words in the vendor's bit\n"
                 + "   order, word 0 first: mask bit b is bit b % 32 of word b / 32, and selects the CU whose mask bit\n"
@@ -222,15 +222,37 @@ public final class PlacementHeader {
     private static void words(StringBuilder sb, String name, String mac, List<int[]> rows) {
         sb.append("static const uint32_t ").append(name).append("[][").append(mac).append("MASK_WORDS] NUNAC_UNUSED = {\n");
         if (rows.isEmpty()) sb.append("  {0},\n");
-        for (int[] m : rows) {
-            sb.append("  {");
-            for (int i = 0; i < m.length; i++) {
-                if (i > 0) sb.append(", ");
-                hexWord(sb, m[i]);
-            }
-            sb.append("},\n");
-        }
+        char[] line = new char[0];
+        for (int[] m : rows) line = row(sb, m, line);
         sb.append("};\n\n");
+    }
+
+    /**
+     * One row of a mask table, {@code   {0x00000001u, 0x00000000u},}: composed in {@code line} (returned,
+     * grown when too short) and appended at once, as a whole-plan header has a row per threadblock.
+     */
+    private static char[] row(StringBuilder sb, int[] m, char[] line) {
+        int len = 6 + 13 * m.length;
+        if (line.length < len) line = new char[len];
+        int k = 0;
+        line[k++] = ' ';
+        line[k++] = ' ';
+        line[k++] = '{';
+        for (int i = 0; i < m.length; i++) {
+            if (i > 0) {
+                line[k++] = ',';
+                line[k++] = ' ';
+            }
+            line[k++] = '0';
+            line[k++] = 'x';
+            for (int shift = 28; shift >= 0; shift -= 4) line[k++] = HEX[(m[i] >>> shift) & 0xf];
+            line[k++] = 'u';
+        }
+        line[k++] = '}';
+        line[k++] = ',';
+        line[k++] = '\n';
+        sb.append(line, 0, k);
+        return line;
     }
 
     /** The fingerprints of the plan and the topology: hashed once however many headers are written. */
@@ -308,15 +330,23 @@ public final class PlacementHeader {
         int[] pageOffset = new int[maps.size() + 1];
         int[] slotOffset = new int[maps.size() + 1];
         int[] pageRank = new int[maps.size()];
-        List<Integer> stacks = new ArrayList<>(), domains = new ArrayList<>(), chunkSlots = new ArrayList<>();
+        List<Integer> chunkSlots = new ArrayList<>();
+        int totalStacks = 0, totalDomains = 0;
+        for (PageMap m : maps) {
+            totalStacks += m.stack().length;
+            totalDomains += m.domain().length;
+        }
+        int[] stacks = new int[totalStacks], domains = new int[totalDomains]; // unboxed: a value per page
+        int nextDomain = 0;
         sb.append("static const char *const ").append(sym).append("page_buffer[] NUNAC_UNUSED = {");
         for (int i = 0; i < maps.size(); i++) {
             PageMap m = maps.get(i);
             sb.append(i > 0 ? ", " : "").append('"').append(comment(m.buffer())).append('"');
             pageRank[i] = m.rank();
             pageOffset[i + 1] = pageOffset[i] + m.stack().length;
-            for (int s : m.stack()) stacks.add(s);
-            for (int d : m.domain()) domains.add(d);
+            System.arraycopy(m.stack(), 0, stacks, pageOffset[i], m.stack().length);
+            System.arraycopy(m.domain(), 0, domains, nextDomain, m.domain().length);
+            nextDomain += m.domain().length;
             slotOffset[i + 1] = slotOffset[i] + (m.slot() == null ? 0 : m.slot().length);
             if (m.slot() != null) for (int x : m.slot()) chunkSlots.add(x);
         }
@@ -324,8 +354,8 @@ public final class PlacementHeader {
         sb.append("};\n");
         array(sb, "int32_t", sym + "page_rank", pageRank);
         array(sb, "uint32_t", sym + "page_offset", pageOffset);
-        array(sb, "int16_t", sym + "page_stack", stacks.stream().mapToInt(Integer::intValue).toArray());
-        array(sb, "int16_t", sym + "page_domain", domains.stream().mapToInt(Integer::intValue).toArray());
+        array(sb, "int16_t", sym + "page_stack", stacks);
+        array(sb, "int16_t", sym + "page_domain", domains);
         array(sb, "uint32_t", sym + "slot_offset", slotOffset);
         array(sb, "int32_t", sym + "chunk_slot", chunkSlots.stream().mapToInt(Integer::intValue).toArray());
         sb.append("#endif /* ").append(guard).append(" */\n");
@@ -354,14 +384,8 @@ public final class PlacementHeader {
         array(sb, "int32_t", sym + "stream_added", all.stream().mapToInt(Realised.StreamMask::addedForEmptyDies).toArray());
         sb.append("static const uint32_t ").append(sym).append("stream_mask[][").append(mac).append("MASK_WORDS] NUNAC_UNUSED = {\n");
         if (all.isEmpty()) sb.append("  {0},\n");
-        for (Realised.StreamMask st : all) {
-            sb.append("  {");
-            for (int i = 0; i < st.mask().length; i++) {
-                if (i > 0) sb.append(", ");
-                hexWord(sb, st.mask()[i]);
-            }
-            sb.append("},\n");
-        }
+        char[] line = new char[0];
+        for (Realised.StreamMask st : all) line = row(sb, st.mask(), line);
         sb.append("};\n\n");
     }
 
@@ -422,12 +446,6 @@ public final class PlacementHeader {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     /** {@code 0x%08xu} without a formatter: the header has a mask word per threadblock and die. */
-    private static void hexWord(StringBuilder sb, int w) {
-        sb.append("0x");
-        for (int shift = 28; shift >= 0; shift -= 4) sb.append(HEX[(w >>> shift) & 0xf]);
-        sb.append('u');
-    }
-
     private static void define(StringBuilder sb, String name, long v) {
         sb.append("#define ").append(name).append(' ').append(v).append('\n');
     }

@@ -43,7 +43,18 @@ public final class PlacementJson {
     public static String emit(CompileResult r, boolean compact) {
         Map<String, Object> root = root(r, compact ? VERSION_COMPACT : VERSION);
         root.put("ranks", ranks(r, compact));
-        return CanonicalJson.write(root);
+        return CanonicalJson.write(root, compact ? 4096 : capacity(r, 210 + 8 * r.realised().maskWords(), 8));
+    }
+
+    /**
+     * A little more than the characters of a whole-plan output of {@code perTb} characters per
+     * threadblock and {@code perPage} per page (at most what a String holds).
+     */
+    static int capacity(CompileResult r, long perTb, long perPage) {
+        long pages = 0;
+        for (PageMap m : r.placement().pages()) pages += m.stack().length;
+        long n = (1 << 16) + perTb * r.placement().cuOfTb().length + perPage * pages;
+        return (int) Math.min(n, Integer.MAX_VALUE - 16);
     }
 
     /**
@@ -170,20 +181,7 @@ public final class PlacementJson {
             rm.put("threadblocks", obj("count", n, "cu", column(cu), "mask", mask.stream().distinct().count() == 1 && n > 1 ? mask.get(0) : mask,
                     "domain", column(domain), "group", column(group), "peer", column(peer)));
         } else {
-            List<Object> tbs = new ArrayList<>();
-            for (int t = 0; t < n; t++) {
-                TbAccess a = r.accesses().threadblocks().get(base + t);
-                Map<String, Object> tm = new TreeMap<>();
-                tm.put("tb", t);
-                tm.put("cu", pl.cuOfTb()[base + t]);
-                tm.put("mask", Realised.hex(rl.tbMasks().get(t)));
-                tm.put("domain", pl.domainOfTb()[base + t]);
-                tm.put("group", pl.groupOfTb()[base + t]);
-                tm.put("slot", rl.slotOfTb()[t]);
-                tm.put("peer", a.peer());
-                tbs.add(tm);
-            }
-            rm.put("threadblocks", tbs);
+            rm.put("threadblocks", (CanonicalJson.Fragment) (sb, indent) -> threadblocks(sb, indent, r, rl, base));
         }
         List<Object> streams = new ArrayList<>();
         for (Realised.StreamMask s : rl.streams()) {
@@ -217,6 +215,43 @@ public final class PlacementJson {
         }
         rm.put("buffers", bufs);
         return rm;
+    }
+
+    /**
+     * Version 2's threadblocks: a list of one object per threadblock, keys in order (cu, domain,
+     * group, mask, peer, slot, tb), written as {@link CanonicalJson} writes such a list of maps.
+     */
+    private static void threadblocks(StringBuilder sb, int indent, CompileResult r, Realised.RankLaunch rl, int base) {
+        Placement pl = r.placement();
+        int n = rl.slotOfTb().length;
+        if (n == 0) {
+            sb.append("[]");
+            return;
+        }
+        sb.append("[\n");
+        for (int t = 0; t < n; t++) {
+            TbAccess a = r.accesses().threadblocks().get(base + t);
+            CanonicalJson.pad(sb, indent + 1);
+            sb.append("{\n");
+            key(sb, indent + 2, "cu").append(pl.cuOfTb()[base + t]).append(",\n");
+            key(sb, indent + 2, "domain").append(pl.domainOfTb()[base + t]).append(",\n");
+            key(sb, indent + 2, "group").append(pl.groupOfTb()[base + t]).append(",\n");
+            key(sb, indent + 2, "mask");
+            CanonicalJson.string(sb, Realised.hex(rl.tbMasks().get(t)));
+            sb.append(",\n");
+            key(sb, indent + 2, "peer").append(a.peer()).append(",\n");
+            key(sb, indent + 2, "slot").append(rl.slotOfTb()[t]).append(",\n");
+            key(sb, indent + 2, "tb").append(t).append('\n');
+            CanonicalJson.pad(sb, indent + 1);
+            sb.append(t + 1 < n ? "},\n" : "}\n");
+        }
+        CanonicalJson.pad(sb, indent);
+        sb.append(']');
+    }
+
+    private static StringBuilder key(StringBuilder sb, int indent, String key) {
+        CanonicalJson.pad(sb, indent);
+        return sb.append('"').append(key).append("\": ");
     }
 
     /** A compact column: one number when every threadblock has the same value (and there are several), else the values. */

@@ -21,8 +21,18 @@ public final class Report {
         return String.format(Locale.ROOT, "%s on %s: %s", r.plan().name(), r.topology().name(), s.summary());
     }
 
-    /** What the compile says when the choice does not pay off, or null when it does. */
+    /**
+     * What the compile says when the choice does not pay off, or when the search narrowed its
+     * space for a very large plan (a line each); null when neither.
+     */
     public static String notice(CompileResult r) {
+        String payoff = payoff(r), narrowed = r.search().narrowed();
+        if (narrowed.isEmpty()) return payoff;
+        String note = "note: " + narrowed;
+        return payoff == null ? note : payoff + "\n" + note;
+    }
+
+    private static String payoff(CompileResult r) {
         SearchResult s = r.search();
         if (s.slowerThanBaseline()) {
             return String.format(Locale.ROOT, "warning: %s is estimated slower than UA (%.2fx); it is what --policy asked for",

@@ -139,6 +139,8 @@ public final class Placer {
         /** Voters of the page allocator, by number. */
         final List<Voter> voters = new ArrayList<>();
         final HopsMemo hops;
+        /** Stacks nearest first from each CU, asked for once per CU rather than copied per threadblock. */
+        final int[][] stacksNearCu;
         int cuSpills, cuOverflows, stackSpills, stackOverflows;
 
         Run(PlacementInput in, LogicalGroups groups, Policy policy, int granularity, int[] domains) {
@@ -151,6 +153,7 @@ public final class Placer {
             this.k = direct || !policy.nar ? 1 : granularity;
             nCus = topo.cus().size();
             nStacks = topo.stacks().size();
+            stacksNearCu = new int[nCus][];
             boxSize = boxSize(plan, topo);
             cb = in.chunkBytes();
             pageBytes = Math.max(1, topo.budgets().pageSize());
@@ -384,7 +387,7 @@ public final class Placer {
                     for (int ch : t.local()) {
                         if (chunkPlaced[ch]) continue;
                         int voter = voter(cuRouter, null, null);
-                        placeChunk(ch, topo.stacksByDistanceFromCu(cuOfTb[m]), share(nStacks, own), k > 1 && !direct ? domain : -1, voter);
+                        placeChunk(ch, stacksNearCu(cuOfTb[m]), share(nStacks, own), k > 1 && !direct ? domain : -1, voter);
                     }
                     for (int ch : t.remote()) {
                         if (chunkPlaced[ch]) continue;
@@ -509,6 +512,11 @@ public final class Placer {
             }
             left[chosen] -= cb;
             pages.vote(ch, chosen, domain, voter);
+        }
+
+        int[] stacksNearCu(int cu) {
+            int[] s = stacksNearCu[cu];
+            return s != null ? s : (stacksNearCu[cu] = topo.stacksByDistanceFromCu(cu));
         }
 
         int[] stacksNear(int[] ports) {

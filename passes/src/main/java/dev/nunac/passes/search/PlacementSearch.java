@@ -53,37 +53,44 @@ import java.util.stream.IntStream;
 public final class PlacementSearch extends BasePass {
     /** What the search may spend, and on what. */
     public record Settings(CostModel simulator, long simulationBudget, int maxSimulated, int refineRounds, int fullSpaceSteps,
-                           long fullSpacePages, long keptPages) {
+                           long fullSpacePages, long keptPages, int twoCandidateSteps) {
         /**
          * Three million simulated events (about a second on two cores with the C1 compiler), twelve
          * simulations at most, eight refinement rounds, the whole search space for plans of up to
          * 40,000 steps whose placement maps up to four million pages (16 GB of buffers in 4 KiB
          * pages: a 64-rank 1 GB all-to-all maps 31 million, and each candidate then takes seconds),
          * every candidate's placement kept while their page maps total up to 16 million entries
-         * (about 200 MB).
+         * (about 200 MB), and above 250,000 steps (the command line's default limit on a plan's
+         * steps) only UA and one candidate of the reduced space ({@link #twoCandidateSpace}).
          */
         public static Settings defaults() {
-            return new Settings(SimulatedModel.defaults(), 3_000_000L, 12, 8, 40_000, 4_000_000L, 16_000_000L);
+            return new Settings(SimulatedModel.defaults(), 3_000_000L, 12, 8, 40_000, 4_000_000L, 16_000_000L, 250_000);
         }
 
         /** The same with a simulation budget of {@code events} (0: the analytic estimate decides). */
         public Settings withBudget(long events) {
-            return new Settings(simulator, events, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, keptPages);
+            return new Settings(simulator, events, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, keptPages, twoCandidateSteps);
         }
 
         /** The same, timing with {@code model} (a {@link SimulationMemo} shares the timings of several searches). */
         public Settings withSimulator(CostModel model) {
-            return new Settings(model, simulationBudget, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, keptPages);
+            return new Settings(model, simulationBudget, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, keptPages, twoCandidateSteps);
         }
 
         /** The same, keeping at most {@code pages} page-map entries of placements at once. */
         public Settings withKeptPages(long pages) {
-            return new Settings(simulator, simulationBudget, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, pages);
+            return new Settings(simulator, simulationBudget, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, pages, twoCandidateSteps);
         }
 
         /** Every candidate simulated, the whole space at any size: for measuring the search itself. */
         public static Settings exhaustive() {
-            return new Settings(SimulatedModel.defaults(), Long.MAX_VALUE, Integer.MAX_VALUE, 8, Integer.MAX_VALUE, Long.MAX_VALUE, 16_000_000L);
+            return new Settings(SimulatedModel.defaults(), Long.MAX_VALUE, Integer.MAX_VALUE, 8, Integer.MAX_VALUE, Long.MAX_VALUE, 16_000_000L,
+                    Integer.MAX_VALUE);
+        }
+
+        /** The same, taking the two-candidate space above {@code steps} steps. */
+        public Settings withTwoCandidateSteps(int steps) {
+            return new Settings(simulator, simulationBudget, maxSimulated, refineRounds, fullSpaceSteps, fullSpacePages, keptPages, steps);
         }
     }
 
@@ -127,21 +134,33 @@ public final class PlacementSearch extends BasePass {
         PlacementInput in = given.withSize(opt.sizeBytes()).withRepack(opt.repack());
         Topology topo = in.topology();
         checkPages(in, opt);
-        // UA comes first in every space; its placement says how many pages every candidate maps
-        Placement first = place(in, new Groups(paperGroups, null), space(topo, opt).get(0)); // UA needs no balanced groups
-        boolean reduced = in.plan().stepCount() > settings.fullSpaceSteps() || pageEntries(first) > settings.fullSpacePages();
-        List<Candidate> space = reduced ? reducedSpace(topo, opt) : space(topo, opt);
+        // UA comes first in every space; its placement says how many pages every candidate maps. Past
+        // both step limits the space is the reduced one, two candidates at most whatever the pages,
+        // so UA is placed beside the other candidate instead of before it.
+        int steps = in.plan().stepCount();
+        boolean largest = steps > settings.fullSpaceSteps() && steps > settings.twoCandidateSteps();
+        Placement first = largest ? null : place(in, new Groups(paperGroups, null), space(topo, opt).get(0)); // UA needs no balanced groups
+        boolean reduced = steps > settings.fullSpaceSteps() || pageEntries(first) > settings.fullSpacePages();
+        List<Candidate> wide = reduced ? reducedSpace(topo, opt) : space(topo, opt);
+        List<Candidate> two = steps > settings.twoCandidateSteps() ? twoCandidateSpace(topo, opt) : wide;
+        List<Candidate> space = two.size() < wide.size() ? two : wide;
+        String narrowed = space == wide ? "" : String.format(Locale.ROOT, "the plan's %,d steps exceed %,d, so the search estimated %s"
+                + " only (of the reduced space's %d candidates)", steps, settings.twoCandidateSteps(),
+                String.join(" and ", space.stream().map(Candidate::id).toList()), wide.size());
         Groups groupsOf = new Groups(paperGroups,
                 space.stream().anyMatch(c -> c.policy().balanced) ? LogicalAllocation.allocate(in.accesses(), false) : null);
         CostModel analytic = new AnalyticModel();
         // Page maps grow with the size (a 64-rank 1 GB all-to-all: about half a gigabyte per
         // placement): when the whole space's would not fit in memory, a candidate's placement is
         // dropped once estimated and made again if the simulator or the choice needs it.
-        boolean keep = pageEntries(first) * space.size() <= settings.keptPages();
+        // (of two candidates, UA and the other, both placements are kept anyway: the baseline and the choice)
+        boolean keep = first == null || pageEntries(first) * space.size() <= settings.keptPages();
         Scored[] scored = new Scored[space.size()];
+        IdealBound.Bound[] bound = new IdealBound.Bound[1];
         IntStream.range(0, space.size()).parallel().forEach(i -> {
-            Placement p = i == 0 ? first : place(in, groupsOf, space.get(i));
+            Placement p = i == 0 && first != null ? first : place(in, groupsOf, space.get(i));
             scored[i] = new Scored(space.get(i), i == 0 || keep ? p : null, analytic.estimate(in, p).ns(), null);
+            if (i == 0) bound[0] = IdealBound.of(in); // in UA's task, whose placement is the quickest
         });
         List<Scored> all = new ArrayList<>(Arrays.asList(scored));
         Set<Policy> choosable = opt.policies();
@@ -182,7 +201,7 @@ public final class PlacementSearch extends BasePass {
             if (!choosable(s, opt, tooWide) || (simulate && !s.wasSimulated())) continue;
             if (chosen == null || s.ns(simulate) < chosen.ns(simulate) * (1 - 1e-9)) chosen = s;
         }
-        IdealBound.Bound ideal = IdealBound.of(in);
+        IdealBound.Bound ideal = bound[0];
         boolean untrusted = false;
         if (!simulate && chosen != null && chosen != baseline && choosable(baseline, opt, tooWide)) {
             if (chosen.analyticNs() * ANALYTIC_MARGIN > baseline.analyticNs()) {
@@ -200,14 +219,15 @@ public final class PlacementSearch extends BasePass {
         }
         List<Scored> kept = new ArrayList<>();
         for (Scored s : all) kept.add(s == chosen || s == baseline ? s : s.withoutPlacement());
-        String reason = reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), settings)
+        String reason = (narrowed.isEmpty() ? reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), settings)
+                : narrowed + "; " + decided(in, simulate, timed.size(), settings))
                 + (tooWide.isEmpty() ? "" : String.format(Locale.ROOT, "; %d of them %s not chosen: %s launch grid would exceed %d"
                         + " blocks on a rank", tooWide.size(), tooWide.size() == 1 ? "was" : "were", tooWide.size() == 1 ? "its" : "their",
                         opt.maxBlocks()))
                 + (untrusted ? String.format(Locale.ROOT, "; its best is %.1f times the ideal bound, where it is not trusted to rank placements"
                         + " against UA, so UA is kept", all.stream().filter(x -> choosable(x, opt, tooWide)).mapToDouble(Scored::analyticNs).min().orElse(0)
                         / ideal.ns()) : "");
-        return new SearchResult(chosen, baseline, kept, simulate, ideal, opt.searches(), reason);
+        return new SearchResult(chosen, baseline, kept, simulate, ideal, opt.searches(), reason, narrowed);
     }
 
     /** The paper's logical groups, and the balanced policy's (null when no candidate is balanced). */
@@ -338,6 +358,28 @@ public final class PlacementSearch extends BasePass {
         return out;
     }
 
+    /**
+     * The space for the largest plans, where each of the reduced space's candidates costs about a
+     * second of CPU (placed and estimated at 500,000 steps): UA and one other candidate of the
+     * reduced space, NAP+NAR (the paper's Algorithm 1) when it is there, else a requested
+     * policy's, at the largest granularity up to 4 (else the smallest above). UA is estimated as
+     * everywhere, so the choice is still never estimated slower than UA.
+     */
+    static List<Candidate> twoCandidateSpace(Topology topo, PlacementOptions opt) {
+        List<Candidate> reduced = reducedSpace(topo, opt);
+        Candidate pick = null;
+        for (Candidate c : reduced) {
+            if (c.policy() == Policy.UA || !opt.policies().contains(c.policy())) continue;
+            if (pick == null || preference(c) > preference(pick)) pick = c; // ties keep the earlier
+        }
+        return pick == null ? List.of(reduced.get(0)) : List.of(reduced.get(0), pick);
+    }
+
+    private static int preference(Candidate c) {
+        int k = c.granularity();
+        return (c.policy() == Policy.NAP_NAR ? 1 << 20 : 0) + (k <= 4 ? 1 << 10 : 0) + (k <= 4 ? k : -k);
+    }
+
     /** The granularities {@code --nar} allows on the topology, ascending; one it lacks is a usage error (checked by the CLI before the plan is read). */
     public static int[] granularities(Topology topo, PlacementOptions opt) {
         int[] ks = topo.narGranularities();
@@ -358,9 +400,14 @@ public final class PlacementSearch extends BasePass {
         String space = String.format(Locale.ROOT, "%d candidates%s%s ranked by the analytic estimate", candidates,
                 reduced ? String.format(Locale.ROOT, " (the reduced space of plans over %,d steps or %,d pages: UA, nap+nar and"
                         + " balanced at granularities up to 4)", settings.fullSpaceSteps(), settings.fullSpacePages()) : "", refined ? " and a refinement" : "");
-        if (simulated && timed == 1) return space + "; the simulator timed it";
-        if (simulated) return space + String.format(Locale.ROOT, "; the simulator timed UA and the best %d", timed - 1);
-        return space + String.format(Locale.ROOT, "; the plan (%d steps at %,d bytes) is too large to simulate twice within the compile's"
+        return space + "; " + decided(in, simulated, timed, settings);
+    }
+
+    /** Which model decided, and why. */
+    private static String decided(PlacementInput in, boolean simulated, int timed, Settings settings) {
+        if (simulated && timed == 1) return "the simulator timed it";
+        if (simulated) return String.format(Locale.ROOT, "the simulator timed UA and the best %d", timed - 1);
+        return String.format(Locale.ROOT, "the plan (%d steps at %,d bytes) is too large to simulate twice within the compile's"
                 + " budget of %,d simulated events, so the analytic estimate decided (nunac simulate times it)", in.plan().stepCount(),
                 in.sizeBytes(), settings.simulationBudget());
     }

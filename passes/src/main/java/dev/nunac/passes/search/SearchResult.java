@@ -13,10 +13,11 @@ import java.util.Locale;
  * NUNA-unaware baseline (UA) it is measured against, which model decided ({@code simulated}:
  * the simulator timed both the chosen and the baseline; else the analytic estimate did), and the
  * plan's ideal bound. {@code chosen} and {@code baseline} keep their placements; the other
- * candidates only their estimates.
+ * candidates only their estimates. {@code narrowed} says how the search narrowed its space for
+ * a very large plan, empty when it did not.
  */
 public record SearchResult(Scored chosen, Scored baseline, List<Scored> candidates, boolean simulated,
-                           IdealBound.Bound ideal, boolean searched, String reason) implements Product {
+                           IdealBound.Bound ideal, boolean searched, String reason, String narrowed) implements Product {
     public static final Key<SearchResult> KEY = Key.of("placement-search", SearchResult.class);
 
     /** Below this speedup over UA the search reports that nothing pays off. */
@@ -28,7 +29,7 @@ public record SearchResult(Scored chosen, Scored baseline, List<Scored> candidat
 
     /** The same search with {@code other} (one of its candidates, with its placement) as the choice. */
     public SearchResult choosing(Scored other) {
-        return new SearchResult(other, baseline, candidates, simulated, ideal, searched, reason);
+        return new SearchResult(other, baseline, candidates, simulated, ideal, searched, reason, narrowed);
     }
 
     /** The deciding model's estimate of the chosen placement. */

@@ -66,6 +66,49 @@ class PlacementSearchTest {
     }
 
     @Test
+    void aVeryLargePlanIsSearchedOverUaAndOneCandidateAndSaysSo() {
+        Plan plan = PlanBuilder.directAllgather(4);
+        PlacementSearch.Settings two = PlacementSearch.Settings.defaults().withTwoCandidateSteps(plan.stepCount() - 1);
+        SearchResult r = search(plan, PlacementOptions.defaults(), two);
+        assertEquals(List.of(new Candidate(Policy.UA, 1), new Candidate(Policy.NAP_NAR, 4)),
+                r.candidates().stream().map(Scored::candidate).toList());
+        assertTrue(r.chosenNs() <= r.baselineNs(), r.summary());
+        assertTrue(r.narrowed().contains("estimated ua and nap+nar k=4 only (of the reduced space's"), r.narrowed());
+        assertTrue(r.reason().startsWith(r.narrowed() + "; "), r.reason());
+        // at the limit itself the search is as before
+        SearchResult at = search(plan, PlacementOptions.defaults(), two.withTwoCandidateSteps(plan.stepCount()));
+        assertEquals("", at.narrowed());
+        assertEquals(search(plan, PlacementOptions.defaults(), PlacementSearch.Settings.defaults()).dump(), at.dump());
+    }
+
+    @Test
+    void pastBothStepLimitsUaIsPlacedBesideTheOtherCandidateWithTheSameOutcome() {
+        Plan plan = PlanBuilder.directAllgather(4);
+        PlacementSearch.Settings d = PlacementSearch.Settings.defaults(), two = d.withTwoCandidateSteps(plan.stepCount() - 1);
+        PlacementSearch.Settings both = new PlacementSearch.Settings(d.simulator(), d.simulationBudget(), d.maxSimulated(), d.refineRounds(),
+                plan.stepCount() - 1, d.fullSpacePages(), d.keptPages(), plan.stepCount() - 1);
+        SearchResult before = search(plan, PlacementOptions.defaults(), two), beside = search(plan, PlacementOptions.defaults(), both);
+        assertEquals(before.candidates().stream().map(Scored::candidate).toList(), beside.candidates().stream().map(Scored::candidate).toList());
+        assertEquals(before.candidates().stream().map(Scored::analyticNs).toList(), beside.candidates().stream().map(Scored::analyticNs).toList());
+        assertEquals(before.chosen().candidate(), beside.chosen().candidate());
+        assertEquals(before.ideal(), beside.ideal());
+    }
+
+    @Test
+    void theTwoCandidateSpaceKeepsWhatWasAskedFor() {
+        assertEquals(List.of(new Candidate(Policy.UA, 1), new Candidate(Policy.NAP_NAR, 2)),
+                PlacementSearch.twoCandidateSpace(TOPO, PlacementOptions.auto(2, 1 << 20)));
+        // one policy asked for: UA and that policy, at the largest granularity up to 4
+        assertEquals(List.of(new Candidate(Policy.UA, 1), new Candidate(Policy.BALANCED, 4)),
+                PlacementSearch.twoCandidateSpace(TOPO, new PlacementOptions(Policy.BALANCED, PlacementOptions.NAR_AUTO, 1 << 20)));
+        // NAR off leaves nothing beside UA in the reduced space
+        assertEquals(PlacementSearch.reducedSpace(TOPO, PlacementOptions.auto(PlacementOptions.NAR_OFF, 1 << 20)),
+                PlacementSearch.twoCandidateSpace(TOPO, PlacementOptions.auto(PlacementOptions.NAR_OFF, 1 << 20)));
+        assertEquals(List.of(new Candidate(Policy.UA, 1)),
+                PlacementSearch.twoCandidateSpace(TOPO, new PlacementOptions(Policy.UA, PlacementOptions.NAR_AUTO, 1 << 20)));
+    }
+
+    @Test
     void theSpaceStartsWithUaAndHasNoTwins() {
         List<Candidate> space = PlacementSearch.space(TOPO, PlacementOptions.defaults());
         assertEquals(new Candidate(Policy.UA, 1), space.get(0));

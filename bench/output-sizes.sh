@@ -45,7 +45,7 @@ section="## Output sizes
 \`bench/output-sizes.sh\` on $(nproc) cores: \`./nunac examples/alltoall-direct.msccl --topo nuna-4die --nar off
 -D ranks=N --limit steps=2000000\` (NAR off keeps the table about outputs: the default search adds
 about 4 s at 512 ranks, see "Scaling" above; 512 ranks
-have 261,632 steps, past the default limit of 250,000), whole-plan outputs by
+have 523,776 steps (261,632 transfers, each a send and a receive), past the default limit of 250,000), whole-plan outputs by
 default and with \`--compact\`, and \`--per-rank\`. MB are 10^6 bytes of \`du -cb\` over the files
 (per-rank: every \`rank-*\` file and \`index.json\`); emit is the \`--timings\` line \`emit +
 baseline + write\`; wall and peak RSS are the whole command's.

@@ -5,10 +5,7 @@ import dev.nunac.diag.ErrorKind;
 import dev.nunac.ir.Plan;
 import dev.nunac.passes.check.CheckPass;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /** {@code nunac check PLAN}: well-formedness and the collective's postcondition. */
 @picocli.CommandLine.Command(name = "check", description = "check a plan: well-formedness, deadlock freedom, the collective's postcondition")
@@ -16,12 +13,9 @@ final class CheckCommand implements Command {
     @Mixin
     CommonOptions.PlanOptions plan;
 
-    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
-    List<String> args = new ArrayList<>();
-
     @Override
     public int run(Io io) {
-        Path path = CommonOptions.onePlan(args, "check");
+        Path path = plan.path("check");
         Plan p = plan.load(path);
         Diagnostics d = new Diagnostics();
         CheckPass.check(p, d);

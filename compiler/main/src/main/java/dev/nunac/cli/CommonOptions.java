@@ -58,7 +58,7 @@ final class CommonOptions {
         }
     }
 
-    /** -D, --limit: the options of every command that reads a plan. */
+    /** -D, --limit and the PLAN argument: what every command that reads a plan takes. */
     static final class PlanOptions {
         // "-D name" without a value keeps the empty value, refused below with the fix
         @Option(names = "-D", paramLabel = "name=value", mapFallbackValue = "",
@@ -84,6 +84,15 @@ final class CommonOptions {
 
         dev.nunac.ir.Plan load(Path path) {
             return dev.nunac.driver.PlanLoader.load(path, defines(), limits());
+        }
+
+        /** Every command that takes -D reads one plan, named by its one argument. */
+        @picocli.CommandLine.Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
+        java.util.List<String> args = new java.util.ArrayList<>();
+
+        /** The plan's path: exactly one argument, else a usage error of {@code command}. */
+        Path path(String command) {
+            return onePlan(args, command);
         }
     }
 

@@ -19,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code nunac compare PLAN --topo T --sizes 100KB,1MB,...}: the default search and every policy, at every size. */
 @picocli.CommandLine.Command(name = CompareCommand.NAME, description = "estimate a plan under every policy and size: time and speedup over UA")
@@ -62,12 +61,9 @@ final class CompareCommand implements Command {
     @Mixin
     CommonOptions.Quiet quiet;
 
-    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
-    List<String> args = new ArrayList<>();
-
     @Override
     public int run(Io io) {
-        Path planPath = CommonOptions.onePlan(args, NAME);
+        Path planPath = plan.path(NAME);
         String sz = this.sizes;
         if (sz == null) throw new UsageException(NAME, "missing --sizes LIST, e.g. --sizes 100KB,1MB,10MB");
         java.util.Map<Long, String> labels = Sizes.parseList(sz, "--sizes");

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Set;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code nunac PLAN --topo T}: check, place, realise, and write the outputs (see {@link Output}):
@@ -82,12 +81,9 @@ final class CompileCommand implements Command {
             + " granularity, e.g. --tune tbs_per_peer=1,4,16 (repeatable; .msccl plans; off by default)")
     List<String> tune = new ArrayList<>();
 
-    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
-    List<String> args = new ArrayList<>();
-
     @Override
     public int run(Io io) {
-        Path planPath = CommonOptions.onePlan(args, NAME);
+        Path planPath = plan.path(NAME);
         Set<Output> emit = emits(this.emit, only);
         EmitSettings settings = settings(headerPrefix);
         if (perRank && compact) {

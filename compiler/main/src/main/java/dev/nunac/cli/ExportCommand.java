@@ -4,11 +4,8 @@ import dev.nunac.emit.MscclXmlExporter;
 import dev.nunac.emit.OutputFiles;
 import dev.nunac.ir.Plan;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code nunac export PLAN [-o FILE]}: the plan as MSCCL-IR XML for the RCCL/MSCCL executors. */
 @picocli.CommandLine.Command(name = "export", description = "write a plan as MSCCL-IR XML (the newer executors' dialect)")
@@ -19,12 +16,9 @@ final class ExportCommand implements Command {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of stdout")
     String output;
 
-    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
-    List<String> args = new ArrayList<>();
-
     @Override
     public int run(Io io) {
-        Path planPath = CommonOptions.onePlan(args, "export");
+        Path planPath = plan.path("export");
         Path file = null;
         if (output != null) {
             file = CommonOptions.path(output, "-o");

@@ -12,11 +12,8 @@ import dev.nunac.runtime.Session;
 import dev.nunac.topology.Topology;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.ArrayList;
-import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code nunac run PLAN --topo T [--backend B]}: compiles the plan, hands its launch table to the
@@ -46,12 +43,9 @@ final class RunCommand implements Command {
     @Option(names = "--repeat", paramLabel = "N", description = "also time N pinned and N plain launches and print their medians")
     String repeat;
 
-    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
-    List<String> args = new ArrayList<>();
-
     @Override
     public int run(Io io) {
-        Path planPath = CommonOptions.onePlan(args, NAME);
+        Path planPath = plan.path(NAME);
         PlacementOptions opts = placement.options(plan.limits());
         String backend = this.backend.toLowerCase(Locale.ROOT);
         if (!NunaRuntime.BACKENDS.contains(backend)) {

@@ -12,11 +12,8 @@ import dev.nunac.passes.cost.SimResult;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.topology.Topology;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code nunac simulate PLAN --topo T --policy P --size S}: place, then run the cost model. */
 @picocli.CommandLine.Command(name = SimulateCommand.NAME, description = "place a plan and simulate it: completion time, store latencies, utilisation")
@@ -46,12 +43,9 @@ final class SimulateCommand implements Command {
     @Mixin
     CommonOptions.Quiet quiet;
 
-    @Parameters(paramLabel = "PLAN", description = "the plan: .msccl, MSCCL-IR .xml or MSCCL++ .json")
-    List<String> args = new ArrayList<>();
-
     @Override
     public int run(Io io) {
-        Path planPath = CommonOptions.onePlan(args, NAME);
+        Path planPath = plan.path(NAME);
         PlacementOptions opts = placement.options(plan.limits());
         SimConfig cfg = SimConfig.defaults();
         String f = flit;

@@ -96,6 +96,27 @@ final class CommonOptions {
         }
     }
 
+    /** The plan, the topology and the placement options: what every command that places a plan takes. */
+    static final class PlacedPlan {
+        @Mixin
+        PlanOptions plan;
+
+        @Mixin
+        TopologyOptions topology;
+
+        @Mixin
+        Placement placement;
+
+        PlacementOptions options() {
+            return placement.options(plan.limits());
+        }
+
+        /** The plan and the topology, read side by side ({@link CommonOptions#inputs}). */
+        Inputs inputs(String command, Path planPath, java.util.function.Consumer<dev.nunac.topology.Topology> check) {
+            return CommonOptions.inputs(plan, topology, command, planPath, check);
+        }
+    }
+
     /** --topo, --topo-override. */
     static final class TopologyOptions {
         @Option(names = "--topo", paramLabel = "TOPOLOGY", description = "topology: a bundled name (nunac topo list) or a spec file")

@@ -34,13 +34,7 @@ final class CompileCommand implements Command {
     static final String NAME = "compile";
 
     @Mixin
-    CommonOptions.PlanOptions plan;
-
-    @Mixin
-    CommonOptions.TopologyOptions topology;
-
-    @Mixin
-    CommonOptions.Placement placement;
+    CommonOptions.PlacedPlan placed;
 
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "output folder (default out)")
     String output = "out";
@@ -83,7 +77,7 @@ final class CompileCommand implements Command {
 
     @Override
     public int run(Io io) {
-        Path planPath = plan.path(NAME);
+        Path planPath = placed.plan.path(NAME);
         Set<Output> emit = emits(this.emit, only);
         EmitSettings settings = settings(headerPrefix);
         if (perRank && compact) {
@@ -92,7 +86,7 @@ final class CompileCommand implements Command {
         if (perRank && java.util.Collections.disjoint(emit, PER_RANK)) {
             throw new UsageException(NAME, "--per-rank: no per-rank output among those asked for (json, header, launch)");
         }
-        PlacementOptions opts = placement.options(plan.limits());
+        PlacementOptions opts = placed.options();
         if (emit.contains(Output.PLACED_XML)) {
             // A placed XML that RCCL refuses helps no one: choose among placements whose grid RCCL launches.
             opts = opts.withMaxBlocks(RcclLimits.MAX_THREADBLOCKS_PER_GPU);
@@ -115,13 +109,13 @@ final class CompileCommand implements Command {
         names.add(OutputFiles.MANIFEST);
         OutputFiles.checkWritable(dir, names);
         PlacementOptions options = opts;
-        CommonOptions.Inputs in = CommonOptions.inputs(plan, topology, NAME, planPath, t -> PlacementSearch.granularities(t, options));
+        CommonOptions.Inputs in = placed.inputs(NAME, planPath, t -> PlacementSearch.granularities(t, options));
         Topology topo = in.topology();
         Plan p = in.plan();
         settings = new EmitSettings(settings.headerPrefix(), rank(rank, in.plan().ranks()), compact);
         CompileResult r;
         if (tuned != null) {
-            r = Tuning.run(planPath, plan.defines(), plan.limits(), tuned, topo, opts).result();
+            r = Tuning.run(planPath, placed.plan.defines(), placed.plan.limits(), tuned, topo, opts).result();
             io.out().println(r.tuning());
         } else if (dumpAfter != null) {
             r = Driver.compile(p, topo, opts, Pipeline.verifyByDefault(), dumpAfter, (pass, text) -> io.out().print(text));
@@ -134,7 +128,7 @@ final class CompileCommand implements Command {
         }
         if (emit.contains(Output.PLACED_JSON)) {
             // The placed JSON rewrites the file itself, keeping every member the executor reads.
-            var limits = plan.limits();
+            var limits = placed.plan.limits();
             r = r.withSource(new PlanSource(planPath.toString(), PlanLoader.readBytes(planPath, limits), limits));
         }
         long tPlaced = System.nanoTime();

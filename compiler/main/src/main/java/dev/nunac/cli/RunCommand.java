@@ -26,13 +26,7 @@ final class RunCommand implements Command {
     static final int RUNTIME_ERROR = 4;
 
     @Mixin
-    CommonOptions.PlanOptions plan;
-
-    @Mixin
-    CommonOptions.TopologyOptions topology;
-
-    @Mixin
-    CommonOptions.Placement placement;
+    CommonOptions.PlacedPlan placed;
 
     @Option(names = "--backend", paramLabel = "B", description = "runtime backend: auto (cuda, then hip, then host), host, cuda, hip (default auto)")
     String backend = "auto";
@@ -45,8 +39,8 @@ final class RunCommand implements Command {
 
     @Override
     public int run(Io io) {
-        Path planPath = plan.path(NAME);
-        PlacementOptions opts = placement.options(plan.limits());
+        Path planPath = placed.plan.path(NAME);
+        PlacementOptions opts = placed.options();
         String backend = this.backend.toLowerCase(Locale.ROOT);
         if (!NunaRuntime.BACKENDS.contains(backend)) {
             throw new UsageException(NAME, "--backend: unknown backend '" + backend + "' (auto, host, cuda, hip)");
@@ -61,7 +55,7 @@ final class RunCommand implements Command {
             }
             if (repeat < 1 || repeat > 1_000_000) throw new UsageException(NAME, "--repeat: expected a count in 1..1000000");
         }
-        CommonOptions.Inputs in = CommonOptions.inputs(plan, topology, NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, opts));
+        CommonOptions.Inputs in = placed.inputs(NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, opts));
         Topology topo = in.topology();
         Plan p = in.plan();
         CompileResult r = Driver.compile(p, topo, opts, Pipeline.verifyByDefault(), null, null);

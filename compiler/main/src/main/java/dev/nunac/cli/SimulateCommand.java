@@ -21,13 +21,7 @@ final class SimulateCommand implements Command {
     static final String NAME = "simulate";
 
     @Mixin
-    CommonOptions.PlanOptions plan;
-
-    @Mixin
-    CommonOptions.TopologyOptions topology;
-
-    @Mixin
-    CommonOptions.Placement placement;
+    CommonOptions.PlacedPlan placed;
 
     @Option(names = "--flit", paramLabel = "BYTES", description = "flit size in bytes (default 256)")
     String flit;
@@ -45,8 +39,8 @@ final class SimulateCommand implements Command {
 
     @Override
     public int run(Io io) {
-        Path planPath = plan.path(NAME);
-        PlacementOptions opts = placement.options(plan.limits());
+        Path planPath = placed.plan.path(NAME);
+        PlacementOptions opts = placed.options();
         SimConfig cfg = SimConfig.defaults();
         String f = flit;
         if (f != null) {
@@ -55,7 +49,7 @@ final class SimulateCommand implements Command {
             cfg = cfg.withFlitBytes((int) v);
         }
         Gemm gemm = background == null ? null : background(background);
-        CommonOptions.Inputs in = CommonOptions.inputs(plan, topology, NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, opts));
+        CommonOptions.Inputs in = placed.inputs(NAME, planPath, t -> dev.nunac.passes.search.PlacementSearch.granularities(t, opts));
         Topology topo = in.topology();
         Plan p = in.plan();
         dev.nunac.compare.Progress progress = CommonOptions.progress(quiet.quiet, io, "simulate", 2);

@@ -40,7 +40,7 @@ class BundledSpecsTest {
             assertTrue(TopologyPrinter.summary(t).contains("injection: "), n);
         }
         Topology nuna = nuna();
-        assertEquals(76.8, nuna.cuInjectionGBs(), 1e-9);
+        assertEquals(307.2, nuna.cuInjectionGBs(), 1e-9);
         assertEquals(2500, nuna.routerInjectionGBs(0), 1e-9);
         assertEquals(2500, nuna.routerEjectionGBs(0), 1e-9);
     }

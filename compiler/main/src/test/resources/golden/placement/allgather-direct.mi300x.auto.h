@@ -26,7 +26,7 @@
 #define NUNAC_COMPILER_VERSION "VERSION"
 #define NUNAC_POLICY "balanced"
 #define NUNAC_PLAN_FINGERPRINT "2b86abc4cf461b4e"
-#define NUNAC_TOPOLOGY_FINGERPRINT "d54f34c1d566f471"
+#define NUNAC_TOPOLOGY_FINGERPRINT "f38d9436390dea76"
 
 /* On mi300x (dispatch modulo over 8 dies), launched by a stock library:
    grid order (nunac_grid, nunac_tb_grid_slot): applied: block b of a launch runs on die b mod 8, so launching the

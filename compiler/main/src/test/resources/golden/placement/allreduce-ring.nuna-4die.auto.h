@@ -26,7 +26,7 @@
 #define NUNAC_COMPILER_VERSION "VERSION"
 #define NUNAC_POLICY "balanced"
 #define NUNAC_PLAN_FINGERPRINT "87a086c1812c0050"
-#define NUNAC_TOPOLOGY_FINGERPRINT "b0e395b5cb65316c"
+#define NUNAC_TOPOLOGY_FINGERPRINT "8aa660a6f2ffdcbb"
 
 /* On nuna-4die (dispatch round-robin over 4 dies), launched by a stock library:
    grid order (nunac_grid, nunac_tb_grid_slot): advisory: the scheduler prefers free CUs, so a block's launch

@@ -77,6 +77,7 @@ final class SpecReader {
         if (d.errorCount() > before || nocObj == null) return null;
         JsonFields compute = obj(root, "compute", true);
         Dispatch dispatch = compute == null ? null : readCompute(compute);
+        if (compute != null && noc != null) noc = noc.withCuInjection(q(compute, "injectionGBs", false, 0, true));
         JsonFields memObj = obj(root, "memory", true);
         Memory memory = memObj == null ? null : readMemory(memObj);
         JsonFields io = obj(root, "io", true);
@@ -225,7 +226,9 @@ final class SpecReader {
             readRouters(o, hop, bw);
         }
         if ("xy".equals(routing) && !mesh) o.error("routing", "'xy' routing needs a 'mesh'; use 'shortest' for other graphs");
-        return clock == null || hop == null || bw == null ? null : new Noc(clock, hop, bw);
+        Quantity in = q(o, "routerInjectionGBs", false, 0, true);
+        Quantity out = q(o, "routerEjectionGBs", false, 0, true);
+        return clock == null || hop == null || bw == null ? null : new Noc(clock, hop, bw, null, in, out);
     }
 
     private void readMesh(JsonFields m, Quantity hop, Quantity bw) {

@@ -162,6 +162,34 @@ public final class Topology {
         return memory;
     }
 
+    /**
+     * How fast one CU puts flits onto the NoC (GB/s): {@code compute.injectionGBs}, or where the
+     * spec does not give it the NoC's default link bandwidth (a CU can fill one link).
+     */
+    public double cuInjectionGBs() {
+        return nocFigures.cuInjectionGBs() != null ? nocFigures.cuInjectionGBs().value() : nocFigures.linkBandwidthGBs().value();
+    }
+
+    /**
+     * How fast a router accepts flits from its attached CUs, stacks and ports together (GB/s):
+     * {@code noc.routerInjectionGBs}, or where the spec does not give it the router's links
+     * together (it cannot take in more than it can pass on; unlimited for a router without links).
+     */
+    public double routerInjectionGBs(int router) {
+        return nocFigures.routerInjectionGBs() != null ? nocFigures.routerInjectionGBs().value() : linkBandwidthAt(router);
+    }
+
+    /** How fast a router delivers flits to its attached endpoints together (GB/s); the default as for injection. */
+    public double routerEjectionGBs(int router) {
+        return nocFigures.routerEjectionGBs() != null ? nocFigures.routerEjectionGBs().value() : linkBandwidthAt(router);
+    }
+
+    private double linkBandwidthAt(int router) {
+        double bw = 0;
+        for (Link l : links) if (l.from() == router || l.to() == router) bw += l.bandwidthGBs();
+        return bw > 0 ? bw : Double.POSITIVE_INFINITY;
+    }
+
     public Dispatch dispatch() {
         return dispatch;
     }

@@ -27,6 +27,10 @@ public final class TopologyPrinter {
         line(b, "dies: %d (%s)", t.dies().size(), String.join(", ", ds));
         line(b, "compute: %d CUs (%s); dispatch %s%s", t.cus().size(), perDie(t, t.cus().stream().mapToInt(ComputeUnit::die).toArray()),
                 t.dispatch().rule().label(), t.dispatch().dies().isEmpty() ? "" : " over " + dieList(t, t.dispatch().dies()));
+        line(b, "injection: %s GB/s per CU%s; per router %s GB/s in, %s GB/s out%s", num(t.cuInjectionGBs()),
+                noc.cuInjectionGBs() == null ? " (default: the link bandwidth)" : "",
+                routerLimit(t, noc.routerInjectionGBs(), true), routerLimit(t, noc.routerEjectionGBs(), false),
+                noc.routerInjectionGBs() == null || noc.routerEjectionGBs() == null ? " (default: the router's links together)" : "");
         Memory m = t.memory();
         double totalBw = t.stacks().stream().mapToDouble(Stack::bandwidthGBs).sum();
         double totalCap = t.stacks().stream().mapToDouble(Stack::capacityGiB).sum();
@@ -150,6 +154,9 @@ public final class TopologyPrinter {
         m.put("noc.clockMHz", t.nocFigures().clockMHz());
         m.put("noc.hopCycles", t.nocFigures().hopCycles());
         m.put("noc.linkBandwidthGBs", t.nocFigures().linkBandwidthGBs());
+        if (t.nocFigures().routerInjectionGBs() != null) m.put("noc.routerInjectionGBs", t.nocFigures().routerInjectionGBs());
+        if (t.nocFigures().routerEjectionGBs() != null) m.put("noc.routerEjectionGBs", t.nocFigures().routerEjectionGBs());
+        if (t.nocFigures().cuInjectionGBs() != null) m.put("compute.injectionGBs", t.nocFigures().cuInjectionGBs());
         m.put("memory.bandwidthGBs", t.memory().bandwidthGBs());
         m.put("memory.capacityGiB", t.memory().capacityGiB());
         m.put("memory.latencyNs", t.memory().latencyNs());
@@ -166,6 +173,19 @@ public final class TopologyPrinter {
         m.put("budgets.inFlightBytesPerStack", t.budgets().inFlightBytesPerStack());
         m.put("budgets.pageBytes", t.budgets().pageBytes());
         return m;
+    }
+
+    /** A router limit as given, or the range of the per-router defaults. */
+    private static String routerLimit(Topology t, Quantity given, boolean in) {
+        if (given != null) return num(given.value());
+        double lo = Double.POSITIVE_INFINITY, hi = 0;
+        for (Router r : t.routers()) {
+            double v = in ? t.routerInjectionGBs(r.index()) : t.routerEjectionGBs(r.index());
+            lo = Math.min(lo, v);
+            hi = Math.max(hi, v);
+        }
+        if (Double.isInfinite(hi)) return "unlimited";
+        return lo == hi ? num(lo) : num(lo) + ".." + num(hi);
     }
 
     /** Index list as ranges: {@code 0..71, 80}. */

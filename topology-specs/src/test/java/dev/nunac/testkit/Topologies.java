@@ -34,12 +34,20 @@ public final class Topologies {
 
     /** The same line with CUs only on the routers {@code cuRouters} selects (spec syntax, e.g. {@code {"x": 0, "y": 0}}). */
     public static Topology line(String cuRouters) {
+        return line(cuRouters, 0, 0, 0);
+    }
+
+    /**
+     * The line with CUs on {@code cuRouters} and, where positive, a CU injection bandwidth and a
+     * router injection and ejection limit (GB/s); where not, the spec leaves them to their defaults.
+     */
+    public static Topology line(String cuRouters, double cuGBs, double routerInGBs, double routerOutGBs) {
         String json = """
                 {"format": 1, "name": "line", "title": "line", "sources": {"t": "test"},
                  "dies": [{"id": "d", "kind": "compute", "at": [0, 0]}],
-                 "noc": {"routing": "xy", "clockMHz": %s, "hopCycles": %s, "linkBandwidthGBs": %s,
+                 "noc": {"routing": "xy", "clockMHz": %s, "hopCycles": %s, "linkBandwidthGBs": %s,%s
                          "mesh": {"width": 4, "height": 1, "regions": [{"die": "d", "x": "0..3", "y": "0..0"}]}},
-                 "compute": {"dispatch": {"rule": "any", "basis": "assumed", "source": "t"},
+                 "compute": {%s"dispatch": {"rule": "any", "basis": "assumed", "source": "t"},
                              "groups": [{"routers": %s, "perRouter": 2}]},
                  "memory": {"bandwidthGBs": %s, "capacityGiB": %s, "latencyNs": %s,
                             "groups": [{"routers": {"x": 3, "y": 0}, "perRouter": 1}]},
@@ -48,7 +56,10 @@ public final class Topologies {
                  "latencies": {"cuToNocNs": %s, "linkNs": %s},
                  "budgets": {"outstandingPerCu": %s, "inFlightBytesPerStack": %s, "pageBytes": %s},
                  "nar": {"granularities": [1], "basis": "assumed", "source": "t"}}
-                """.formatted(q(1000), q(10), q(256), cuRouters, q(128), q(16), q(50), q(25.6), q(100), q(400), q(700), q(1e6), q(4096));
+                """.formatted(q(1000), q(10), q(256),
+                (routerInGBs > 0 ? " \"routerInjectionGBs\": " + q(routerInGBs) + "," : "")
+                        + (routerOutGBs > 0 ? " \"routerEjectionGBs\": " + q(routerOutGBs) + "," : ""),
+                cuGBs > 0 ? "\"injectionGBs\": " + q(cuGBs) + ", " : "", cuRouters, q(128), q(16), q(50), q(25.6), q(100), q(400), q(700), q(1e6), q(4096));
         return TopologyLoader.parse("line.json", json.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -34,6 +34,8 @@ class BadSpecsTest {
             duplicate-key            |  3 | Duplicate field 'format'
             too-deep                 |  1 | JSON nested deeper than 32 levels
             not-object               |  1 | $: must be an object, found array
+            router-limit-unknown-source | 15 | $.noc.routerInjectionGBs.source: unknown source 'paper'
+            cu-injection-zero        | 22 | $.compute.injectionGBs.value: must be > 0, found integer 0
             """)
     void rejected(String name, int line, String message) {
         Path p = BAD.resolve(name + ".json");

@@ -28,6 +28,36 @@ class BundledSpecsTest {
     }
 
     @Test
+    void everyBundledSpecGivesItsInjectionLimitsWithProvenance() {
+        for (String n : TopologyResolver.BUNDLED) {
+            Topology t = TopologyResolver.resolve(n);
+            Noc noc = t.nocFigures();
+            for (Quantity q : new Quantity[] {noc.cuInjectionGBs(), noc.routerInjectionGBs(), noc.routerEjectionGBs()}) {
+                assertTrue(q != null && q.value() > 0 && !q.note().isEmpty(), n + ": " + q);
+            }
+            // a router's limit must let its stacks run at their bandwidth
+            for (Stack st : t.stacks()) assertTrue(t.routerEjectionGBs(st.router()) >= st.bandwidthGBs(), n + " " + st.id());
+            assertTrue(TopologyPrinter.summary(t).contains("injection: "), n);
+        }
+        Topology nuna = nuna();
+        assertEquals(307.2, nuna.cuInjectionGBs(), 1e-9);
+        assertEquals(2500, nuna.routerInjectionGBs(0), 1e-9);
+        assertEquals(2500, nuna.routerEjectionGBs(0), 1e-9);
+    }
+
+    @Test
+    void aSpecWithoutInjectionLimitsDerivesThemFromItsLinks() throws IOException {
+        Topology t = TopologyLoader.load(SPECS.resolve("src/test/resources/tiny.json"));
+        assertEquals(null, t.nocFigures().cuInjectionGBs());
+        assertEquals(100, t.cuInjectionGBs(), 1e-9, "a CU fills one link");
+        // tiny is a 4 x 2 mesh of 100 GB/s links: a corner router has 2 links, an inner one 3
+        assertEquals(200, t.routerInjectionGBs(router(t, "r0_0")), 1e-9);
+        assertEquals(300, t.routerEjectionGBs(router(t, "r1_0")), 1e-9);
+        assertTrue(TopologyPrinter.summary(t).contains("injection: 100 GB/s per CU (default: the link bandwidth); per router 200..300 GB/s in, 200..300 GB/s out (default: the router's links together)"),
+                TopologyPrinter.summary(t));
+    }
+
+    @Test
     void everyBundledSpecLoadsFromTheClasspathAndFromItsFile() throws IOException {
         List<String> files;
         try (Stream<Path> s = Files.list(SPECS)) {

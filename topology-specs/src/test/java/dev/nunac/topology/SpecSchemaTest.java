@@ -34,7 +34,7 @@ class SpecSchemaTest {
 
     @ParameterizedTest(name = "{2}")
     @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
-            "routing": "xy",               | "routing": "xy", "hopCycle": 1,   | 11:22 | $.noc: unknown field 'hopCycle' (allowed: routing, clockMHz, hopCycles, linkBandwidthGBs, mesh, routers, links)
+            "routing": "xy",               | "routing": "xy", "hopCycle": 1,   | 11:22 | $.noc: unknown field 'hopCycle' (allowed: routing, clockMHz, hopCycles, linkBandwidthGBs, routerInjectionGBs, routerEjectionGBs, mesh, routers, links)
             "perRouter": 2}]\\n  },\\n  "memory" | "perRouter": "2"}]\\n  },\\n  "memory" | 23:69 | $.compute.groups[0].perRouter: must be an integer, found string "2"
             , "basis": "assumed", "source": "t"},\\n    "linkNs" | , "basis": "assumed"},\\n    "linkNs" | 40:18 | $.latencies.cuToNocNs: missing required field 'source'
             {"x": 0, "y": "0..1"}         | {"x": 0, "y": "0-1"}              | 34:33 | $.io.groups[0].routers.y: must be an integer or a string matching ^[0-9]{1,6}\\.\\.[0-9]{1,6}$ or an array, found string "0-1"
@@ -46,6 +46,10 @@ class SpecSchemaTest {
             "width": 4                    | "width": 5000                     | 16:16 | $.noc.mesh.width: must be <= 1024, found integer 5000
             "kind": "compute", "at": [0, 0]} | "kind": "gpu", "at": [0, 0]} | 7:26  | $.dies[0].kind: must be one of compute, io, base, found string "gpu"
             "granularities": [1, 2, 4]    | "granularities": [1, 2, 2]        | 48:28 | $.nar.granularities: must list each item once, found array
+            "source": "t"},\\n    "mesh" | "source": "t"}, "routerInjectionGBs": {"value": 0, "basis": "assumed", "source": "t"},\\n    "mesh" | 14:108 | $.noc.routerInjectionGBs.value: must be > 0, found integer 0
+            "source": "t"},\\n    "mesh" | "source": "t"}, "routerEjectionGBs": {"value": "fast", "basis": "assumed", "source": "t"},\\n    "mesh" | 14:107 | $.noc.routerEjectionGBs.value: must be a number, found string "fast"
+            "compute": {                  | "compute": {"injectionGBs": {"value": 0, "basis": "assumed", "source": "t"}, | 21:41 | $.compute.injectionGBs.value: must be > 0, found integer 0
+            "compute": {                  | "compute": {"injectionGBs": {"value": 50, "basis": "assumed"}, | 21:31 | $.compute.injectionGBs: missing required field 'source'
             """)
     void whatTheSchemaRefusesGetsOneMessageAtTheValue(String from, String to, String at, String message) throws Exception {
         String spec = tiny().replace(from.replace("\\n", "\n"), to.replace("\\n", "\n"));

@@ -46,10 +46,17 @@ public final class PaperReproduction {
     /** What the figures measured, for the claims table. */
     final PaperClaims claims = new PaperClaims();
 
+    /** The other reading of Table 2's 10 TB/s bisection: each direction's (nuna-4die reads it as both directions together). */
+    final Topology perDirection;
+
     PaperReproduction(Path examples, Path whatIfOverride) {
         this.examples = examples;
         this.whatIf = TopologyResolver.resolve("nuna-4die", whatIfOverride);
+        this.perDirection = TopologyResolver.resolve("nuna-4die", whatIfOverride.resolveSibling(BISECTION));
     }
+
+    /** The override (in bench/) that reads the bisection per direction: twice nuna-4die's link bandwidth. */
+    static final String BISECTION = "whatif-bisection-per-direction.json";
 
     /** The override (in bench/) that moves nuna-4die's stacks beside the port routers for Fig. 13's what-if. */
     static final String WHAT_IF = "whatif-stacks-beside-ports.json";
@@ -94,6 +101,7 @@ public final class PaperReproduction {
         doc = fill(doc, "{{FIG10_BEST}}", best::fig10);
         doc = fill(doc, "{{FIG11}}", p::fig11);
         doc = fill(doc, "{{FIG11_BEST}}", best::fig11);
+        doc = fill(doc, "{{BISECTION}}", p::bisection);
         doc = fill(doc, "{{FIG12}}", p::fig12);
         doc = fill(doc, "{{FIG13}}", p::fig13);
         doc = fill(doc, "{{FIG14}}", p::fig14);
@@ -330,6 +338,61 @@ public final class PaperReproduction {
             double a = ua1 / time(plan, p, 100_000L), b = ua2 / time(plan, p, 10_000_000L);
             sb.append(String.format(Locale.ROOT, "| %s | %.2fx | %.2fx |%n", p.id(), a, b));
             if (p == Policy.NAP) claims.put("nap", String.format(Locale.ROOT, "%.2fx at 100 kB, %.2fx at 10 MB (all-gather, 8 GPUs)", a, b));
+        }
+        sb.append("\nWhere the time goes under UA and UA+NAR: the busiest server of the run (busy time over the completion time),"
+                + " and the busiest of each kind that bounds a store's path: the CU's injection, a router's injection and"
+                + " ejection, a NoC link, an egress port, an HBM stack.\n\n"
+                + "| size | policy | time (us) | busiest | CU | router in | router out | link | port out | stack |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|\n");
+        for (long size : new long[] {100_000L, 10_000_000L}) {
+            for (Policy p : List.of(Policy.UA, Policy.UA_NAR)) {
+                SimResult r = sim(plan, p, size, PlacementOptions.NAR_AUTO);
+                sb.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %s |", size(size), p.id(), r.completionNs() / 1000,
+                        busy(r.utilisation().isEmpty() ? null : r.utilisation().get(0), true)));
+                for (String kind : List.of("cu", "router-in", "router-out", "link", "port-out", "stack")) {
+                    sb.append(' ').append(busy(r.busiest(kind), false)).append(" |");
+                }
+                sb.append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A server and its busy fraction: {@code r3 cu 17 (41 %)}; with its kind when asked. */
+    static String busy(dev.nunac.passes.cost.Utilisation u, boolean kind) {
+        if (u == null) return "-";
+        return String.format(Locale.ROOT, "%s%s (%.0f %%)", u.server(), kind ? ", " + u.kind() : "", 100 * u.fraction());
+    }
+
+    /**
+     * Figs. 10 and 11 under the other reading of the 10 TB/s bisection (each direction's, so NoC
+     * links twice as wide as nuna-4die's), beside nuna-4die's own numbers.
+     */
+    String bisection() {
+        Plan plan = plan("allgather-direct", 8, 1);
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "NoC links: nuna-4die %s GB/s per direction, the other reading"
+                + " %s GB/s.%n%nFig. 10 (1 MB all-gather, one-way store latency):%n%n| configuration | mean (ns), both directions |"
+                + " max | mean (ns), per direction | max | paper mean | paper max |%n|---|---|---|---|---|---|---|%n",
+                dev.nunac.topology.TopologyPrinter.num(topo.nocFigures().linkBandwidthGBs().value()),
+                dev.nunac.topology.TopologyPrinter.num(perDirection.nocFigures().linkBandwidthGBs().value())));
+        String[][] paper = {{"920", "1,320"}, {"780", "1,180"}};
+        int i = 0;
+        for (Policy p : List.of(Policy.UA, Policy.NAP_NAR)) {
+            LatencyStats a = sim(plan, p, 1_000_000L, PlacementOptions.NAR_AUTO).storeLatency();
+            LatencyStats b = sim(perDirection, plan, p, 1_000_000L, PlacementOptions.NAR_AUTO).storeLatency();
+            sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %s | %s |%n", p.id(), a.meanNs(), a.maxNs(),
+                    b.meanNs(), b.maxNs(), paper[i][0], paper[i][1]));
+            i++;
+        }
+        sb.append("\nFig. 11 (speedup over UA, each reading against its own UA):\n\n| policy | 100 kB, both directions | 100 kB, per direction"
+                + " | 10 MB, both directions | 10 MB, per direction |\n|---|---|---|---|---|\n");
+        double ua1 = time(plan, Policy.UA, 100_000L), ua2 = time(plan, Policy.UA, 10_000_000L);
+        double pd1 = sim(perDirection, plan, Policy.UA, 100_000L, PlacementOptions.NAR_AUTO).completionNs();
+        double pd2 = sim(perDirection, plan, Policy.UA, 10_000_000L, PlacementOptions.NAR_AUTO).completionNs();
+        for (Policy p : Policy.values()) {
+            sb.append(String.format(Locale.ROOT, "| %s | %.2fx | %.2fx | %.2fx | %.2fx |%n", p.id(), ua1 / time(plan, p, 100_000L),
+                    pd1 / sim(perDirection, plan, p, 100_000L, PlacementOptions.NAR_AUTO).completionNs(), ua2 / time(plan, p, 10_000_000L),
+                    pd2 / sim(perDirection, plan, p, 10_000_000L, PlacementOptions.NAR_AUTO).completionNs()));
         }
         return sb.toString();
     }

@@ -33,9 +33,9 @@ public final class SimulationText {
         sb.append(String.format(Locale.ROOT, "%nstore latency histogram (%d ns bins, flits)%n", BIN_NS));
         sb.append(s.histogram().text(BIN_NS, 50));
         sb.append(String.format(Locale.ROOT, "%nbusiest servers (busy time / completion)%n"));
-        for (String kind : List.of("port-out", "port-in", "link", "stack", "cu", "nic-out", "nic-in")) {
+        for (String kind : List.of("port-out", "port-in", "link", "stack", "cu", "router-in", "router-out", "nic-out", "nic-in")) {
             Utilisation u = s.busiest(kind);
-            if (u != null) sb.append(String.format(Locale.ROOT, "  %-9s %-34s %6.1f%%%n", kind, u.server(), 100 * u.fraction()));
+            if (u != null) sb.append(String.format(Locale.ROOT, "  %-10s %-34s %6.1f%%%n", kind, u.server(), 100 * u.fraction()));
         }
         int n = 0;
         sb.append(String.format(Locale.ROOT, "%ntop %d servers%n", topServers));

@@ -53,11 +53,62 @@ class SimulatorTest {
         return Driver.compile(plan, topo, new PlacementOptions(policy, PlacementOptions.NAR_AUTO, size), true, null, null);
     }
 
-    /** Hand sum along the fixed path of a store from a CU at column {@code x}. */
+    /**
+     * Hand sum along the fixed path of a store from a CU at column {@code x}. A router's injection
+     * and ejection default to its links together: 256 GB/s at the ends of the line, 512 inside.
+     */
     static double zeroLoad(int x) {
         double hop = 10 /* cycles at 1 GHz */ + 256 / 256.0 /* one flit on a 256 GB/s link */;
-        return 100 /* CU to NoC */ + x * hop + 256 / 25.6 /* port out */ + 400 /* switch */ + 256 / 25.6 /* port in */
-                + 3 * hop /* port at x=0 to the stack at x=3 */ + 256 / 128.0 /* stack */ + 50 /* memory access */;
+        double router = x == 0 || x == 3 ? 256 / 256.0 : 256 / 512.0;
+        return 100 /* CU to NoC */ + router /* into the CU's router */ + x * hop + 256 / 256.0 /* out of x=0 to the port */
+                + 256 / 25.6 /* port out */ + 400 /* switch */ + 256 / 25.6 /* port in */ + 256 / 256.0 /* into x=0 from the port */
+                + 3 * hop /* port at x=0 to the stack at x=3 */ + 256 / 256.0 /* out of x=3 to the stack */
+                + 256 / 128.0 /* stack */ + 50 /* memory access */;
+    }
+
+    /** 64 flits per store: 2 ranks, {@code tbs} threadblocks per peer, 16 KiB chunks. */
+    static final int FLITS = 64;
+
+    static SimResult burst(Topology topo, int tbs) {
+        return Driver.simulate(compile(allgather(2, tbs), topo, Policy.UA, 2L * tbs * FLITS * 256), SimConfig.defaults());
+    }
+
+    @Test
+    void aCuInjectsNoFasterThanItsInjectionBandwidth() {
+        // 12.8 GB/s per CU, slower than the 25.6 GB/s port: each store's 64 flits leave its CU 20 ns apart
+        Topology topo = Topologies.line("{\"die\": \"d\"}", 12.8, 0, 0);
+        SimResult s = burst(topo, 1);
+        double perFlit = 256 / 12.8;
+        assertEquals(FLITS * perFlit, s.busiest("cu").busyNs(), 1e-6, "the CU passed every flit of its store once");
+        assertTrue(s.completionNs() >= FLITS * perFlit + zeroLoad(0), "the burst takes at least flits x flit bytes / bandwidth: " + s.completionNs());
+        SimResult free = burst(line(), 1);
+        assertTrue(free.completionNs() < s.completionNs(), "without the limit the port (10 ns a flit) sets the pace: " + free.completionNs());
+    }
+
+    @Test
+    void aRoutersInjectionIsSharedByItsEndpoints() {
+        // Both CUs on x=0 store 64 flits each through that router, which also takes in the peer's 128 from the port.
+        Topology topo = Topologies.line("{\"x\": 0, \"y\": 0}", 0, 12.8, 0);
+        SimResult s = burst(topo, 2);
+        var in = s.busiest("router-in");
+        assertEquals("r0 router r0_0 in", in.server().replace("r1 ", "r0 "));
+        assertEquals(4 * FLITS * 256 / 12.8, in.busyNs(), 1e-6, "2 x 64 flits out of the CUs, 2 x 64 in from the port");
+        assertTrue(s.completionNs() >= 4 * FLITS * 256 / 12.8, "the router's injection binds: " + s.completionNs());
+        assertEquals(in.busyNs(), s.utilisation().get(0).busyNs(), 1e-6, "and it is the busiest server");
+    }
+
+    @Test
+    void aRoutersEjectionIsSharedByItsEndpoints() {
+        // x=0 hands 2 x 64 loaded flits to its CUs and the same 128 to the port; x=3 hands the stack the 128 received.
+        Topology topo = Topologies.line("{\"x\": 0, \"y\": 0}", 0, 0, 12.8);
+        SimResult s = burst(topo, 2);
+        var out = s.busiest("router-out");
+        assertEquals("r0 router r0_0 out", out.server().replace("r1 ", "r0 "));
+        assertEquals(4 * FLITS * 256 / 12.8, out.busyNs(), 1e-6);
+        assertTrue(s.completionNs() >= 4 * FLITS * 256 / 12.8, "the router's ejection binds: " + s.completionNs());
+        double stackRouter = 0;
+        for (var u : s.utilisation()) if (u.server().endsWith("router r3_0 out")) stackRouter = Math.max(stackRouter, u.busyNs());
+        assertEquals(2 * FLITS * 256 / 12.8, stackRouter, 1e-6, "the stack's router delivered the rank's 128 received flits");
     }
 
     @Test

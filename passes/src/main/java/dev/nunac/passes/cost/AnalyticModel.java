@@ -23,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * data), and gives each data-moving step a time of its zero-load path latency plus its
  * serialisation: the longest drain time, at the step's level of the graph, of the resources its
  * bytes use — HBM stacks, scale-up ports (a hashed or NAR port set shares the bytes evenly), the
- * NoC links at the ends of its routes, and its CU's outstanding-request window. Steps at the same level (the
+ * NoC links at the ends of its routes, its CU's injection and its CU router's injection, and its
+ * CU's outstanding-request window. Steps at the same level (the
  * same number of data-moving steps before them on the longest chain) are taken to run together
  * and share those resources. A step's bytes are followed through sample offsets less than a
  * page apart, at most {@value #SAMPLES}, as the simulator samples flits.
@@ -350,8 +351,11 @@ public final class AnalyticModel implements CostModel {
         /** Route ids by (rank, a, b) packed into a long. */
         final LongDoubleMap legIds = new LongDoubleMap(256);
         final List<Leg> legList = new ArrayList<>();
-        /** Flits issued per (rank, CU) at the current level. */
-        final DenseSums cuFlits;
+        /** Flits issued per (rank, CU) and per (rank, router of the CU) at the current level. */
+        final DenseSums cuFlits, routerFlits;
+        /** Per flit: a CU's injection; per router, its injection. */
+        final double cuSvc;
+        final double[] routerInSvc;
         /** Drain times at the current level: of port sets by ((level, rank), set, direction), of routes by id. */
         final LongDoubleMap drainMemo;
         final DenseSums linkMemo = new DenseSums(1024);
@@ -408,6 +412,10 @@ public final class AnalyticModel implements CostModel {
             stackLoad = new DenseSums(ranks * nStacks);
             linkLoad = new DenseSums(ranks * nLinks);
             cuFlits = new DenseSums(ranks * nCus);
+            routerFlits = new DenseSums(ranks * routes.routers);
+            cuSvc = flitBytes / topo.cuInjectionGBs();
+            routerInSvc = new double[routes.routers];
+            for (int r = 0; r < routes.routers; r++) routerInSvc[r] = flitBytes / topo.routerInjectionGBs(r);
             int n = Math.min(Math.max(64, sh.widest), 4 * ranks);
             setOut = new LongDoubleMap(n);
             setIn = new LongDoubleMap(n);
@@ -437,7 +445,7 @@ public final class AnalyticModel implements CostModel {
                 }
                 for (int i = from; i < to; i++) issue[sh.levelSteps[i]] = serialisation(sh.levelSteps[i], i - from);
                 for (LongDoubleMap m : new LongDoubleMap[] {setOut, setIn, drainMemo}) m.clear();
-                for (DenseSums m : new DenseSums[] {stackLoad, linkLoad, legBytes, cuFlits, linkMemo}) m.clear();
+                for (DenseSums m : new DenseSums[] {stackLoad, linkLoad, legBytes, cuFlits, routerFlits, linkMemo}) m.clear();
                 usedOut.clear();
                 usedIn.clear();
             }
@@ -550,6 +558,7 @@ public final class AnalyticModel implements CostModel {
             lat[s] = latMax;
             rtt[s] = latSum / n;
             cuFlits.add(rank * nCus + pl.cuOfTb()[tb], Math.ceil(bytes / flitBytes));
+            routerFlits.add(rank * routes.routers + cr, Math.ceil(bytes / flitBytes));
         }
 
         /**
@@ -652,7 +661,13 @@ public final class AnalyticModel implements CostModel {
             }
             // the CU's window: a flit holds a slot from issue until it is in memory, so flits past
             // the window's worth wait for earlier ones to land
-            worst = Math.max(worst, Math.max(0, cuFlits.get(rank * nCus + pl.cuOfTb()[g.tbOfStep[s]]) - window) * rtt[s] / window);
+            int cu = pl.cuOfTb()[g.tbOfStep[s]];
+            double flits = cuFlits.get(rank * nCus + cu);
+            worst = Math.max(worst, Math.max(0, flits - window) * rtt[s] / window);
+            // the CU's injection, and its router's, shared by the steps of the level issued there
+            int cr = topo.cus().get(cu).router();
+            worst = Math.max(worst, flits * cuSvc);
+            worst = Math.max(worst, routerFlits.get(rank * routes.routers + cr) * routerInSvc[cr]);
             return worst;
         }
 

@@ -17,8 +17,9 @@ import dev.nunac.topology.Topology;
  * the widest the hardware allows: all the GPU's scale-up ports (those to the peer on a direct
  * topology), all its stacks, and one CU's outstanding-request window, which a flit holds for at
  * least that ideal latency (the simulator lets a batch in while the window is not full, so the
- * window counts as one batch wider), and at least the time its flits need to leave one CU through
- * the ports: a port passes one flit per service time, and the ports beyond the nearest few are
+ * window counts as one batch wider), at least the time its flits need to pass the CU's injection
+ * (all of a step's flits leave from its one CU, one injection service time each), and at least the
+ * time its flits need to leave one CU through the ports: a port passes one flit per service time, and the ports beyond the nearest few are
  * further away ({@link PortSpread}). The steps keep
  * the plan's order (a threadblock's steps in turn, dependencies, a receive after its send's
  * data), so the bound is the last delivery along the step graph; and no GPU can send or receive
@@ -44,6 +45,7 @@ public final class IdealBound {
         double link = topo.latencies().linkNs().value();
         double net = topo.scaleOut().map(so -> so.latencyNs().value()).orElse(link);
         double window = Math.max(1, topo.budgets().outstandingPerCu().value());
+        double cuSvc = cfg.flitBytes() / topo.cuInjectionGBs();
         double portBw = topo.scaleUpPorts().stream().mapToDouble(Port::bandwidthGBs).sum();
         double stackBw = topo.stacks().stream().mapToDouble(Stack::bandwidthGBs).sum();
         boolean direct = topo.scaleUp().model() == ScaleUpModel.DIRECT;
@@ -99,6 +101,8 @@ public final class IdealBound {
             long batches = Math.min(batchCap, Math.max(1, (long) flits / cfg.minBatchFlits()));
             double open = window + Math.ceil(flits / batches) - 1;
             issue[s] = Math.max(0, flits - open) * l / open;
+            // every flit leaves through the one CU's injection, one service time each
+            issue[s] = Math.max(issue[s], flits * cuSvc);
             double rest = Math.max(0, bytes - (double) flitBytes);
             double d = rest * (sh.src[s] != null ? 2 : 1) / stackBw;
             if (kind != 2 && kind != 3 && portBw > 0) d = Math.max(d, rest / widest(topo, direct && !crosses, rank, q, portBw));

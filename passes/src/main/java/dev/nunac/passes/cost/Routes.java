@@ -6,10 +6,14 @@ import dev.nunac.topology.Topology;
 import java.util.List;
 
 /**
- * Builds the stage lists of the three kinds of traffic, with every constant from the spec:
- * CU-to-NoC latency, NoC links along {@code routerPath} (latency and bandwidth per link), HBM
- * stack latency and bandwidth, I/O port bandwidth, the scale-up traversal ({@code linkNs}: the
- * switch under clos, the wire under direct), and across boxes the NIC and network.
+ * Builds the stage lists of the three kinds of traffic, with every constant from the spec: the
+ * CU's injection (every flit a CU issues, a store's data or a load's request, passes it once, so
+ * a batch leaves at the CU's rate), CU-to-NoC latency, router injection where a flit enters the
+ * NoC from a CU, stack or port and router ejection where it leaves for one, NoC links along
+ * {@code routerPath} (latency and bandwidth per link), HBM stack latency and bandwidth, I/O port
+ * bandwidth, the scale-up traversal ({@code linkNs}: the switch under clos, the wire under
+ * direct), and across boxes the NIC and network. Requests (a load's address) carry no data and
+ * pass the links and routers with their latency only.
  */
 final class Routes {
     /** How a store leaves its GPU: egress port, ingress port on the peer, NIC index or -1. */
@@ -53,6 +57,21 @@ final class Routes {
             nocPath[a][b] = p;
         }
         return p;
+    }
+
+    /** The CU's injection: the first stage of every route, so the CU paces what it issues. */
+    private void issue(Route rt, int rank, int cu, double latency) {
+        rt.add(sv.cuSvc > 0 ? sv.cu(rank, cu) : -1, sv.cuSvc, latency);
+    }
+
+    /** Data entering the NoC at router {@code r} from one of its endpoints. */
+    private void inject(Route rt, int rank, int r) {
+        if (sv.routerInSvc[r] > 0) rt.add(sv.routerIn(rank, r), sv.routerInSvc[r], 0);
+    }
+
+    /** Data leaving the NoC at router {@code r} for one of its endpoints. */
+    private void eject(Route rt, int rank, int r) {
+        if (sv.routerOutSvc[r] > 0) rt.add(sv.routerOut(rank, r), sv.routerOutSvc[r], 0);
     }
 
     void noc(Route rt, int rank, int from, int to, boolean reserve) {
@@ -114,12 +133,14 @@ final class Routes {
     void remoteStore(Route rt, int rank, int cu, int srcStack, int peer, int dstStack, Exit ex) {
         rt.clear();
         int rc = cuRouter(cu);
-        rt.add(-1, 0, 0);
+        issue(rt, rank, cu, 0);
         if (srcStack >= 0) load(rt, rank, rc, srcStack);
         rt.markStore();
         rt.add(-1, 0, cuToNoc);
+        inject(rt, rank, rc);
         int pr = portRouter(ex.portOut());
         noc(rt, rank, rc, pr, true);
+        eject(rt, rank, pr);
         rt.add(sv.portOut(rank, ex.portOut()), sv.portSvc[ex.portOut()], 0);
         if (ex.nic() >= 0) {
             rt.add(sv.nicOut(rank, ex.nic()), sv.nicSvc[ex.nic()], netNs);
@@ -129,7 +150,9 @@ final class Routes {
             rt.delay(linkNs);
         }
         rt.add(sv.portIn(peer, ex.portIn()), sv.portSvc[ex.portIn()], 0);
+        inject(rt, peer, portRouter(ex.portIn()));
         noc(rt, peer, portRouter(ex.portIn()), stackRouter(dstStack), true);
+        eject(rt, peer, stackRouter(dstStack));
         rt.add(sv.stack(peer, dstStack), sv.stackSvc[dstStack], memNs);
     }
 
@@ -137,25 +160,31 @@ final class Routes {
     void remoteLoad(Route rt, int rank, int cu, int peer, int srcStack, int dstStack, Exit ex) {
         rt.clear();
         int rc = cuRouter(cu);
-        rt.add(-1, 0, cuToNoc);
+        issue(rt, rank, cu, cuToNoc);
         noc(rt, rank, rc, portRouter(ex.portOut()), false);
         rt.add(-1, 0, ex.nic() >= 0 ? netNs : linkNs);
         noc(rt, peer, portRouter(ex.portIn()), stackRouter(srcStack), false);
         rt.add(sv.stack(peer, srcStack), sv.stackSvc[srcStack], memNs);
         rt.markStore();
+        inject(rt, peer, stackRouter(srcStack));
         noc(rt, peer, stackRouter(srcStack), portRouter(ex.portIn()), true);
+        eject(rt, peer, portRouter(ex.portIn()));
         rt.add(sv.portOut(peer, ex.portIn()), sv.portSvc[ex.portIn()], ex.nic() >= 0 ? netNs : linkNs);
         rt.add(sv.portIn(rank, ex.portOut()), sv.portSvc[ex.portOut()], 0);
+        inject(rt, rank, portRouter(ex.portOut()));
         noc(rt, rank, portRouter(ex.portOut()), rc, true);
+        eject(rt, rank, rc);
         rt.add(-1, 0, cuToNoc);
+        inject(rt, rank, rc);
         noc(rt, rank, rc, stackRouter(dstStack), true);
+        eject(rt, rank, stackRouter(dstStack));
         rt.add(sv.stack(rank, dstStack), sv.stackSvc[dstStack], memNs);
     }
 
     /** Load from a local stack into the CU (a background kernel's input). */
     void localLoad(Route rt, int rank, int cu, int stack) {
         rt.clear();
-        rt.add(-1, 0, 0);
+        issue(rt, rank, cu, 0);
         load(rt, rank, cuRouter(cu), stack);
     }
 
@@ -163,22 +192,26 @@ final class Routes {
     void local(Route rt, int rank, int cu, int srcStack, int dstStack) {
         rt.clear();
         int rc = cuRouter(cu);
-        rt.add(-1, 0, 0);
+        issue(rt, rank, cu, 0);
         if (srcStack >= 0) load(rt, rank, rc, srcStack);
         rt.add(-1, 0, cuToNoc);
+        inject(rt, rank, rc);
         noc(rt, rank, rc, stackRouter(dstStack), true);
+        eject(rt, rank, stackRouter(dstStack));
         rt.add(sv.stack(rank, dstStack), sv.stackSvc[dstStack], memNs);
     }
 
     /**
      * A read: the request travels to the stack with the links' latency only (it carries an
      * address, not a flit of data, as for remote loads), the stack serves the data, and the
-     * data comes back over the links with their bandwidth.
+     * data comes back over the routers and links with their bandwidth.
      */
     private void load(Route rt, int rank, int rc, int stack) {
         rt.add(-1, 0, cuToNoc);
         noc(rt, rank, rc, stackRouter(stack), false);
         rt.add(sv.stack(rank, stack), sv.stackSvc[stack], memNs);
+        inject(rt, rank, stackRouter(stack));
         noc(rt, rank, stackRouter(stack), rc, true);
+        eject(rt, rank, rc);
     }
 }

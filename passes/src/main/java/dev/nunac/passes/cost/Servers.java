@@ -10,21 +10,25 @@ import java.util.List;
 /**
  * Every bandwidth-limited resource of the pod as a FIFO server: per GPU, each NoC link in each
  * direction, each HBM stack, each I/O port (egress and ingress separately), each NIC (egress,
- * ingress). A server is a reservation timeline
+ * ingress), each CU's injection onto the NoC, and each router's injection (flits its attached
+ * CUs, stacks and ports hand it) and ejection (flits it hands them). A server is a reservation timeline
  * reduced to the time it next falls free, plus the busy time accumulated for utilisation.
  */
 final class Servers {
-    enum Kind { LINK, STACK, PORT_OUT, PORT_IN, NIC_OUT, NIC_IN }
+    enum Kind { LINK, STACK, PORT_OUT, PORT_IN, NIC_OUT, NIC_IN, CU, ROUTER_IN, ROUTER_OUT }
 
     final Topology topo;
     final int ranks;
-    final int links, stacks, ports, nics, perRank;
-    final int oLink, oStack, oPortOut, oPortIn, oNicOut, oNicIn;
+    final int links, stacks, ports, nics, cus, routers, perRank;
+    final int oLink, oStack, oPortOut, oPortIn, oNicOut, oNicIn, oCu, oRouterIn, oRouterOut;
     /** Directed link id (0 .. 2·links) of router pair (a, b), or -1. */
     final int[] linkOf;
     final int[] linkFrom, linkTo;
     final double[] linkNs, linkSvc;
     final double[] stackSvc, portSvc, nicSvc;
+    /** Seconds per flit of a CU's injection, and of each router's injection and ejection (0: unlimited). */
+    final double cuSvc;
+    final double[] routerInSvc, routerOutSvc;
     final double[] free, busy;
 
     Servers(Topology topo, int ranks, int flitBytes) {
@@ -42,8 +46,13 @@ final class Servers {
         oPortIn = oPortOut + ports;
         oNicOut = oPortIn + ports;
         oNicIn = oNicOut + nics;
-        perRank = oNicIn + nics;
-        int n = topo.routers().size();
+        cus = topo.cus().size();
+        routers = topo.routers().size();
+        oCu = oNicIn + nics;
+        oRouterIn = oCu + cus;
+        oRouterOut = oRouterIn + routers;
+        perRank = oRouterOut + routers;
+        int n = routers;
         linkOf = new int[n * n];
         Arrays.fill(linkOf, -1);
         linkFrom = new int[links];
@@ -67,6 +76,13 @@ final class Servers {
         portSvc = topo.ports().stream().mapToDouble(p -> flitBytes / p.bandwidthGBs()).toArray();
         double netBw = topo.scaleOut().map(so -> so.bandwidthGBs().value()).orElse(Double.POSITIVE_INFINITY);
         nicSvc = ns.stream().mapToDouble(nc -> flitBytes / Math.min(nc.bandwidthGBs() > 0 ? nc.bandwidthGBs() : netBw, netBw)).toArray();
+        cuSvc = flitBytes / topo.cuInjectionGBs();
+        routerInSvc = new double[n];
+        routerOutSvc = new double[n];
+        for (int r = 0; r < n; r++) {
+            routerInSvc[r] = flitBytes / topo.routerInjectionGBs(r);
+            routerOutSvc[r] = flitBytes / topo.routerEjectionGBs(r);
+        }
         free = new double[perRank * ranks];
         busy = new double[perRank * ranks];
     }
@@ -95,6 +111,18 @@ final class Servers {
         return rank * perRank + oNicIn + i;
     }
 
+    int cu(int rank, int c) {
+        return rank * perRank + oCu + c;
+    }
+
+    int routerIn(int rank, int r) {
+        return rank * perRank + oRouterIn + r;
+    }
+
+    int routerOut(int rank, int r) {
+        return rank * perRank + oRouterOut + r;
+    }
+
     Kind kind(int id) {
         int o = id % perRank;
         if (o < oStack) return Kind.LINK;
@@ -102,10 +130,13 @@ final class Servers {
         if (o < oPortIn) return Kind.PORT_OUT;
         if (o < oNicOut) return Kind.PORT_IN;
         if (o < oNicIn) return Kind.NIC_OUT;
-        return Kind.NIC_IN;
+        if (o < oCu) return Kind.NIC_IN;
+        if (o < oRouterIn) return Kind.CU;
+        if (o < oRouterOut) return Kind.ROUTER_IN;
+        return Kind.ROUTER_OUT;
     }
 
-    /** A stable human name: {@code r0 link (3,2)->(4,2)}, {@code r1 port p17 in}, ... */
+    /** A stable human name: {@code r0 link r3_2->r4_2}, {@code r1 port p17 in}, {@code r0 cu 12}, {@code r0 router r0_1 in}, ... */
     String name(int id) {
         int r = id / perRank, o = id % perRank;
         String p = "r" + r + " ";
@@ -116,6 +147,9 @@ final class Servers {
             case PORT_IN -> p + "port " + topo.ports().get(o - oPortIn).id() + " in";
             case NIC_OUT -> p + "nic " + topo.scaleOut().orElseThrow().nics().get(o - oNicOut).id() + " out";
             case NIC_IN -> p + "nic " + topo.scaleOut().orElseThrow().nics().get(o - oNicIn).id() + " in";
+            case CU -> p + "cu " + (o - oCu);
+            case ROUTER_IN -> p + "router " + router(o - oRouterIn) + " in";
+            case ROUTER_OUT -> p + "router " + router(o - oRouterOut) + " out";
         };
     }
 

@@ -11,7 +11,7 @@ import java.util.List;
 public record SimResult(double completionNs, LatencyStats storeLatency, LatencyHistogram histogram,
                         List<Utilisation> utilisation, List<TbTiming> threadblocks, List<CriticalStep> criticalPath,
                         long events) {
-    /** The busiest server of a kind ({@code "port-out"}, {@code "link"}, ...), or null. */
+    /** The busiest server of a kind ({@code "port-out"}, {@code "link"}, {@code "cu"}, {@code "router-in"}, ...), or null. */
     public Utilisation busiest(String kind) {
         for (Utilisation u : utilisation) if (u.kind().equals(kind)) return u;
         return null;

@@ -17,7 +17,8 @@ import java.util.List;
  * order; a step starts when its threadblock is free, its dependencies have finished and, for
  * a receive or a wait, the matching send's data or signal has arrived. A transfer is cut into
  * batches of a few flits (at most {@link SimConfig#MAX_BATCHES}, fewer when the plan has many
- * transfers: {@link SimConfig#batchesPerTransfer}), each an event at the time its CU issues it; a batch is split into
+ * transfers: {@link SimConfig#batchesPerTransfer}), each an event at the time its CU issues it
+ * (when the CU's injection server has passed the batch before); a batch is split into
  * parcels by route (source stack, port, destination stack) and pushed through the FIFO servers
  * on its route ({@link Route}). A send finishes when its CU has issued the last flit (stores are
  * posted); its receive can start when the last flit is in memory. Deterministic: events are
@@ -575,6 +576,9 @@ public final class Simulator {
                 case PORT_IN -> "port-in";
                 case NIC_OUT -> "nic-out";
                 case NIC_IN -> "nic-in";
+                case CU -> "cu";
+                case ROUTER_IN -> "router-in";
+                case ROUTER_OUT -> "router-out";
             };
         }
     }

@@ -5,8 +5,8 @@
 #                                     100 kB-1 GB, as a sweep; about 13 minutes on two cores)
 #   bench/reproduce-paper.sh --search docs/search-acceptance.md (the default compile's search over
 #                                     the same grid; about an hour on two cores)
-# --timings prints, on stderr, each figure's wall and CPU time, the simulations it ran and their
-# events per CPU second (docs/performance.md); --quiet hides the progress line.
+# --timings prints, on stderr, each figure's wall and CPU time and the points it simulated
+# (docs/performance.md); --quiet hides the progress line.
 # --full runs the Fig. 9 grid as a sweep (bench/sweep-fig9.json into bench/target/fig9-sweep, which
 # resumes where it stopped) and reads the figure from its point files. The same sweep runs in
 # parts on a cluster's job array (docs/sweep.md): nunac sweep bench/sweep-fig9.json -o DIR

@@ -370,15 +370,15 @@ public final class PlacementSearch extends BasePass {
         Candidate pick = null;
         for (Candidate c : reduced) {
             if (c.policy() == Policy.UA || !opt.policies().contains(c.policy())) continue;
-            if (pick == null || preference(c) > preference(pick)) pick = c; // ties keep the earlier
+            if (pick == null || PREFERRED.compare(c, pick) > 0) pick = c; // ties keep the earlier
         }
         return pick == null ? List.of(reduced.get(0)) : List.of(reduced.get(0), pick);
     }
 
-    private static int preference(Candidate c) {
-        int k = c.granularity();
-        return (c.policy() == Policy.NAP_NAR ? 1 << 20 : 0) + (k <= 4 ? 1 << 10 : 0) + (k <= 4 ? k : -k);
-    }
+    /** NAP+NAR before another policy, a granularity up to 4 before a larger one, then the largest up to 4 (else the smallest above). */
+    private static final Comparator<Candidate> PREFERRED = Comparator.comparing((Candidate c) -> c.policy() == Policy.NAP_NAR)
+            .thenComparing(c -> c.granularity() <= 4)
+            .thenComparingInt(c -> c.granularity() <= 4 ? c.granularity() : -c.granularity());
 
     /** The granularities {@code --nar} allows on the topology, ascending; one it lacks is a usage error (checked by the CLI before the plan is read). */
     public static int[] granularities(Topology topo, PlacementOptions opt) {

@@ -4,15 +4,18 @@ import java.util.Arrays;
 
 /**
  * A 4-ary min-heap of events on primitive arrays, ordered by time and then by insertion, so
- * runs are deterministic. The heap holds each event's time, sequence number and slot; the
- * payload, threadblock and version of a slot sit in side arrays and never move, and freed slots
- * are reused. Four children per node halve the depth of a binary heap, and a node's children
- * share a cache line: the queue of a large plan holds hundreds of thousands of parcels.
+ * runs are deterministic. Each heap entry is two longs side by side: the time's bits (times are
+ * never negative, so their bit patterns order as the times do) and the sequence number with the
+ * slot below it. A node's four children are then one 64-byte cache line, and a comparison reads
+ * nothing else: the queue of a large plan holds tens of thousands of parcels and its sift-down
+ * is the simulator's hottest loop. The payload, threadblock and version of a slot sit in side
+ * arrays and never move; freed slots are reused.
  */
 final class EventQueue {
-    private double[] time = new double[1024];
-    private long[] seq = new long[1024];
-    private int[] slotAt = new int[1024];
+    private static final int SLOT_BITS = 26;
+    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    /** Entry i at [2i] (time bits) and [2i + 1] (sequence << SLOT_BITS | slot). */
+    private long[] heap = new long[2048];
     private Object[] what = new Object[1024];
     private int[] tb = new int[1024], version = new int[1024];
     private int[] freeSlots = new int[1024];
@@ -28,35 +31,31 @@ final class EventQueue {
     }
 
     void add(double at, int threadblock, int ver, Object payload) {
-        if (size == time.length) {
-            int n = size * 2;
-            time = Arrays.copyOf(time, n);
-            seq = Arrays.copyOf(seq, n);
-            slotAt = Arrays.copyOf(slotAt, n);
-        }
+        if (!(at >= 0)) throw new IllegalArgumentException("event time " + at);
+        if (2 * size == heap.length) heap = Arrays.copyOf(heap, heap.length * 2);
         int slot = freeCount > 0 ? freeSlots[--freeCount] : newSlot();
         what[slot] = payload;
         tb[slot] = threadblock;
         version[slot] = ver;
-        long s = next++;
+        long k = Double.doubleToRawLongBits(at + 0.0); // + 0.0 turns -0.0 into 0.0
+        long s = (next++ << SLOT_BITS) | slot;
+        long[] h = heap;
         int i = size++;
         while (i > 0) {
             int p = (i - 1) >>> 2;
-            if (time[p] < at || (time[p] == at && seq[p] < s)) break;
-            put(i, time[p], seq[p], slotAt[p]);
+            long pk = h[2 * p], ps = h[2 * p + 1];
+            if (pk < k || (pk == k && ps < s)) break;
+            h[2 * i] = pk;
+            h[2 * i + 1] = ps;
             i = p;
         }
-        put(i, at, s, slot);
-    }
-
-    private void put(int i, double at, long s, int slot) {
-        time[i] = at;
-        seq[i] = s;
-        slotAt[i] = slot;
+        h[2 * i] = k;
+        h[2 * i + 1] = s;
     }
 
     private int newSlot() {
         if (slots == what.length) {
+            if (slots > SLOT_MASK) throw new IllegalStateException("more than " + SLOT_MASK + " events pending");
             int n = slots * 2;
             what = Arrays.copyOf(what, n);
             tb = Arrays.copyOf(tb, n);
@@ -67,8 +66,9 @@ final class EventQueue {
     }
 
     void poll() {
-        t = time[0];
-        int slot = slotAt[0];
+        long[] h = heap;
+        t = Double.longBitsToDouble(h[0]);
+        int slot = (int) (h[1] & SLOT_MASK);
         w = what[slot];
         tbOf = tb[slot];
         versionOf = version[slot];
@@ -76,22 +76,28 @@ final class EventQueue {
         freeSlots[freeCount++] = slot;
         int last = --size;
         if (last == 0) return;
-        double lt = time[last];
-        long ls = seq[last];
-        int lslot = slotAt[last];
+        long lk = h[2 * last], ls = h[2 * last + 1];
         int i = 0;
         while (true) {
             int c = 4 * i + 1;
             if (c >= last) break;
             int end = Math.min(c + 4, last);
             int m = c;
+            long mk = h[2 * c], ms = h[2 * c + 1];
             for (int j = c + 1; j < end; j++) {
-                if (time[j] < time[m] || (time[j] == time[m] && seq[j] < seq[m])) m = j;
+                long jk = h[2 * j], js = h[2 * j + 1];
+                if (jk < mk || (jk == mk && js < ms)) {
+                    m = j;
+                    mk = jk;
+                    ms = js;
+                }
             }
-            if (lt < time[m] || (lt == time[m] && ls < seq[m])) break;
-            put(i, time[m], seq[m], slotAt[m]);
+            if (lk < mk || (lk == mk && ls < ms)) break;
+            h[2 * i] = mk;
+            h[2 * i + 1] = ms;
             i = m;
         }
-        put(i, lt, ls, lslot);
+        h[2 * i] = lk;
+        h[2 * i + 1] = ls;
     }
 }

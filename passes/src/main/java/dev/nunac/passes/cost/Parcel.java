@@ -8,8 +8,12 @@ package dev.nunac.passes.cost;
  * event, then waits for its next event, so each server sees its arrivals nearly in time order.
  */
 final class Parcel {
-    int[] server = new int[64];
-    double[] svc = new double[64], lat = new double[64];
+    /**
+     * Stage i's server id (as a double, -1: none), service time and latency at [3i], [3i + 1] and
+     * [3i + 2]: one array, sized to the longest route this parcel has carried, so a stage reads one
+     * cache line (tens of thousands of parcels are in flight; memory is what an event costs).
+     */
+    double[] stages = new double[0];
     /** Stages of the route. */
     int n;
     int storeStage;
@@ -25,14 +29,13 @@ final class Parcel {
      * hundreds of thousands of them, and copying a route into warm arrays beats allocating three).
      */
     Parcel load(Route r, double m, double t0, Object owner) {
-        if (server.length < r.n) {
-            server = new int[r.n];
-            svc = new double[r.n];
-            lat = new double[r.n];
+        if (stages.length < 3 * r.n) stages = new double[3 * r.n];
+        double[] st = stages;
+        for (int i = 0; i < r.n; i++) {
+            st[3 * i] = r.server[i];
+            st[3 * i + 1] = r.svc[i];
+            st[3 * i + 2] = r.lat[i];
         }
-        System.arraycopy(r.server, 0, server, 0, r.n);
-        System.arraycopy(r.svc, 0, svc, 0, r.n);
-        System.arraycopy(r.lat, 0, lat, 0, r.n);
         n = r.n;
         storeStage = r.storeStage;
         this.m = m;
@@ -46,29 +49,30 @@ final class Parcel {
         return stage >= n;
     }
 
-    /** Runs stages whose head arrives by {@code until}; at least one. */
-    void advance(double[] free, double[] busy, double until) {
+    /** Runs stages whose head arrives by {@code until}; at least one. {@code servers}: {@link Servers#state}. */
+    void advance(double[] servers, double until) {
+        double[] st = stages;
         do {
             int i = stage;
             if (i == storeStage) {
                 headStore = head;
                 tailStore = tail;
             }
-            int s = server[i];
-            double sv = svc[i];
+            int s = (int) st[3 * i];
+            double sv = st[3 * i + 1], li = st[3 * i + 2];
             double hs = head;
             if (s >= 0) {
-                hs = Math.max(head, free[s]);
+                hs = Math.max(head, servers[2 * s]);
                 double te = Math.max(hs + m * sv, tail + sv);
-                free[s] = te;
-                busy[s] += m * sv;
+                servers[2 * s] = te;
+                servers[2 * s + 1] += m * sv;
                 tail = te;
             } else {
                 tail = Math.max(hs + m * sv, tail + sv);
             }
             if (i == 0) issueTail = tail;
-            head = hs + sv + lat[i];
-            tail += lat[i];
+            head = hs + sv + li;
+            tail += li;
             stage++;
         } while (stage < n && head <= until);
         if (finished() && storeStage >= n) {

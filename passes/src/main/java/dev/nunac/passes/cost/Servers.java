@@ -29,7 +29,11 @@ final class Servers {
     /** Seconds per flit of a CU's injection, and of each router's injection and ejection (0: unlimited). */
     final double cuSvc;
     final double[] routerInSvc, routerOutSvc;
-    final double[] free, busy;
+    /**
+     * Per server, the time it next falls free at [2·id] and its busy time at [2·id + 1]: side by
+     * side, a reservation touches one cache line, not two.
+     */
+    final double[] state;
 
     Servers(Topology topo, int ranks, int flitBytes) {
         this.topo = topo;
@@ -83,8 +87,15 @@ final class Servers {
             routerInSvc[r] = flitBytes / topo.routerInjectionGBs(r);
             routerOutSvc[r] = flitBytes / topo.routerEjectionGBs(r);
         }
-        free = new double[perRank * ranks];
-        busy = new double[perRank * ranks];
+        state = new double[2 * perRank * ranks];
+    }
+
+    int count() {
+        return perRank * ranks;
+    }
+
+    double busy(int id) {
+        return state[2 * id + 1];
     }
 
     int link(int rank, int dirLink) {

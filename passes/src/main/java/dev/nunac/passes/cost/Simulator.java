@@ -371,7 +371,7 @@ public final class Simulator {
                 }
                 Parcel p = parcel().load(rt, weight[k], now, t);
                 t.inFlight++;
-                p.advance(sv.free, sv.busy, now + cfg.horizonNs());
+                p.advance(sv.state, now + cfg.horizonNs());
                 issued = Math.max(issued, p.issueTail);
                 if (p.finished()) arrived(p);
                 else queue.add(p.head, t.tb, 0, p);
@@ -389,7 +389,7 @@ public final class Simulator {
         }
 
         void move(Parcel p, double now) {
-            p.advance(sv.free, sv.busy, now + cfg.horizonNs());
+            p.advance(sv.state, now + cfg.horizonNs());
             if (p.finished()) arrived(p);
             else queue.add(p.head, -1, 0, p);
         }
@@ -497,7 +497,7 @@ public final class Simulator {
                 else routes.local(rt, t.rank, t.cu, -1, s);
                 Parcel p = parcel().load(rt, perStack[s], now, t);
                 t.inFlight++;
-                p.advance(sv.free, sv.busy, now + cfg.horizonNs());
+                p.advance(sv.state, now + cfg.horizonNs());
                 issued = Math.max(issued, p.issueTail);
                 if (p.finished()) tileArrived(p, t);
                 else queue.add(p.head, -1, 0, p);
@@ -539,9 +539,10 @@ public final class Simulator {
                 tbs.add(new TbTiming(r, id, pl.cuOfTb()[t], fin, tbBusy[t], Math.max(0, fin - tbBusy[t])));
             }
             List<Utilisation> util = new ArrayList<>();
-            for (int i = 0; i < sv.busy.length; i++) {
-                if (sv.busy[i] <= 0) continue;
-                util.add(new Utilisation(sv.name(i), kindName(sv.kind(i)), sv.busy[i], completion > 0 ? sv.busy[i] / completion : 0));
+            for (int i = 0; i < sv.count(); i++) {
+                double b = sv.busy(i);
+                if (b <= 0) continue;
+                util.add(new Utilisation(sv.name(i), kindName(sv.kind(i)), b, completion > 0 ? b / completion : 0));
             }
             util.sort(Comparator.comparingDouble(Utilisation::busyNs).reversed().thenComparing(Utilisation::server));
             return new SimResult(completion, hist.stats(), hist, List.copyOf(util), List.copyOf(tbs), criticalPath(), events);

@@ -1,0 +1,72 @@
+package dev.nunac.passes.cost;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+/** The event queue hands events out by time, then by insertion, however adds and polls interleave. */
+class EventQueueProperties {
+    /** An event as a reference queue holds it. */
+    private record Ev(double t, long seq, int tb) {}
+
+    /**
+     * Each op is an add (its time a small integer, so ties are common, plus the last polled time:
+     * a simulation never schedules into the past) or, when negative, a poll.
+     */
+    @Property(tries = 300)
+    void pollsInTimeThenInsertionOrder(@ForAll @Size(max = 400) List<@IntRange(min = -3, max = 12) Integer> ops) {
+        EventQueue q = new EventQueue();
+        PriorityQueue<Ev> ref = new PriorityQueue<>(Comparator.comparingDouble(Ev::t).thenComparingLong(Ev::seq));
+        long seq = 0;
+        double now = 0;
+        for (int op : ops) {
+            if (op < 0) {
+                if (ref.isEmpty()) continue;
+                Ev want = ref.poll();
+                q.poll();
+                assertEquals(want.t(), q.t);
+                assertEquals(want.tb(), q.tbOf);
+                assertEquals(Long.valueOf(want.seq()), q.w);
+                now = want.t();
+            } else {
+                double t = now + op / 4.0;
+                q.add(t, (int) seq, 0, seq);
+                ref.add(new Ev(t, seq, (int) seq));
+                seq++;
+            }
+            assertEquals(ref.isEmpty(), q.isEmpty());
+        }
+        List<Long> rest = new ArrayList<>();
+        while (!q.isEmpty()) {
+            q.poll();
+            rest.add((Long) q.w);
+        }
+        List<Long> want = new ArrayList<>();
+        while (!ref.isEmpty()) want.add(ref.poll().seq());
+        assertEquals(want, rest);
+    }
+
+    @Test
+    void negativeZeroIsZeroAndNegativeOrNaNTimesAreRefused() {
+        EventQueue q = new EventQueue();
+        q.add(0.0, 1, 0, "first");
+        q.add(-0.0, 2, 0, "second");
+        q.poll();
+        assertEquals("first", q.w);
+        q.poll();
+        assertEquals("second", q.w);
+        assertTrue(q.isEmpty());
+        assertThrows(IllegalArgumentException.class, () -> q.add(-1, 0, 0, null));
+        assertThrows(IllegalArgumentException.class, () -> q.add(Double.NaN, 0, 0, null));
+    }
+}

@@ -55,7 +55,9 @@ public final class PlacementSearch extends BasePass {
     public record Settings(CostModel simulator, long simulationBudget, int maxSimulated, int refineRounds, int fullSpaceSteps,
                            long fullSpacePages, long keptPages, int twoCandidateSteps) {
         /**
-         * Three million simulated events (about a second on two cores with the C1 compiler), twelve
+         * Two million simulated events (under a second on two cores with the C1 compiler; three
+         * million, before the CU and router servers made an event dearer, kept the same choice on
+         * every placement golden and on all but three corpus plans, each within 1 %), twelve
          * simulations at most, eight refinement rounds, the whole search space for plans of up to
          * 40,000 steps whose placement maps up to four million pages (16 GB of buffers in 4 KiB
          * pages: a 64-rank 1 GB all-to-all maps 31 million, and each candidate then takes seconds),
@@ -64,7 +66,7 @@ public final class PlacementSearch extends BasePass {
          * steps) only UA and one candidate of the reduced space ({@link #twoCandidateSpace}).
          */
         public static Settings defaults() {
-            return new Settings(SimulatedModel.defaults(), 3_000_000L, 12, 8, 40_000, 4_000_000L, 16_000_000L, 250_000);
+            return new Settings(SimulatedModel.defaults(), 2_000_000L, 12, 8, 40_000, 4_000_000L, 16_000_000L, 250_000);
         }
 
         /** The same with a simulation budget of {@code events} (0: the analytic estimate decides). */

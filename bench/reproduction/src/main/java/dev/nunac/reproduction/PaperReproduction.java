@@ -149,42 +149,71 @@ public final class PaperReproduction {
     private final Map<String, SimResult> sims = new java.util.concurrent.ConcurrentHashMap<>();
 
     SimResult sim(Plan plan, Policy p, long size, int nar) {
-        String name = planNames.get(plan);
-        if (name == null) return sim(topo, plan, p, size, nar);
-        String key = key(name, p, size, nar);
+        return sim(topo, plan, p, size, nar);
+    }
+
+    /** A point on one of the reproduction's topologies, simulated once (a plan not loaded by {@link #plan} is not kept). */
+    SimResult sim(Topology t, Plan plan, Policy p, long size, int nar) {
+        String name = planNames.get(plan), on = topologyName(t);
+        if (name == null || on == null) return simulate(t, plan, p, size, nar);
+        String key = key(on, name, p, size, nar);
         SimResult r = sims.get(key);
         if (r == null) {
-            r = sim(topo, plan, p, size, nar);
+            r = simulate(t, plan, p, size, nar);
             sims.putIfAbsent(key, r);
         }
         return r;
     }
 
-    /** A simulated point on nuna-4die: a plan loaded by {@link #plan}, a policy, a size and a granularity. */
-    record Point(Plan plan, Policy policy, long size, int nar) {}
+    private String topologyName(Topology t) {
+        return t == topo ? "nuna-4die" : t == whatIf ? "what-if" : t == perDirection ? "per-direction" : null;
+    }
+
+    /** A simulated point: a topology of the reproduction (null: nuna-4die), a plan loaded by {@link #plan}, a policy, a size and a granularity. */
+    record Point(Topology topo, Plan plan, Policy policy, long size, int nar) {
+        Point(Plan plan, Policy policy, long size, int nar) {
+            this(null, plan, policy, size, nar);
+        }
+    }
 
     /**
      * Simulates the points not yet simulated, side by side on the machine's cores: each point is
      * a pure function of its inputs, so the figures read back the same numbers in any order.
+     * The largest plans and sizes go first, so that no long point starts last.
      */
     void warm(List<Point> points) {
         Map<String, Point> todo = new java.util.LinkedHashMap<>();
         for (Point pt : points) {
-            String key = key(planNames.get(pt.plan()), pt.policy(), pt.size(), pt.nar());
+            Topology t = pt.topo() == null ? topo : pt.topo();
+            String key = key(topologyName(t), planNames.get(pt.plan()), pt.policy(), pt.size(), pt.nar());
             if (!sims.containsKey(key)) todo.putIfAbsent(key, pt);
         }
-        todo.values().parallelStream().forEach(pt -> sim(pt.plan(), pt.policy(), pt.size(), pt.nar()));
+        List<Point> list = new java.util.ArrayList<>(todo.values());
+        list.sort(java.util.Comparator.comparingInt((Point pt) -> pt.plan().stepCount()).thenComparingLong(Point::size).reversed());
+        inParallel(list, pt -> sim(pt.topo() == null ? topo : pt.topo(), pt.plan(), pt.policy(), pt.size(), pt.nar()));
     }
 
-    private static String key(String plan, Policy p, long size, int nar) {
-        return plan + " " + p.id() + " " + size + " " + nar;
+    /**
+     * Runs {@code f} on every item, one worker per core taking the next item in order: given the
+     * longest items first, none starts last (a parallel stream takes its parts in no set order).
+     */
+    static <T> void inParallel(List<T> items, java.util.function.Consumer<T> f) {
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        int workers = Math.min(items.size(), Runtime.getRuntime().availableProcessors());
+        java.util.stream.IntStream.range(0, workers).parallel().forEach(w -> {
+            for (int i = next.getAndIncrement(); i < items.size(); i = next.getAndIncrement()) f.accept(items.get(i));
+        });
+    }
+
+    private static String key(String topology, String plan, Policy p, long size, int nar) {
+        return topology + " " + plan + " " + p.id() + " " + size + " " + nar;
     }
 
     /**
      * Places the plan on {@code t} under the policy and simulates it with the default settings.
      * Chunks smaller than a page may be packed into pages in every buffer, as the paper assumes.
      */
-    public static SimResult sim(Topology t, Plan plan, Policy p, long size, int nar) {
+    public static SimResult simulate(Topology t, Plan plan, Policy p, long size, int nar) {
         CompileResult r = Driver.compile(plan, t, new PlacementOptions(p, nar, size).withRepack(true), false, null, null);
         SimResult s = Driver.simulate(r, SimConfig.defaults());
         SIMULATIONS.incrementAndGet();
@@ -368,6 +397,14 @@ public final class PaperReproduction {
                 dev.nunac.topology.TopologyPrinter.num(topo.nocFigures().linkBandwidthGBs().value()),
                 dev.nunac.topology.TopologyPrinter.num(perDirection.nocFigures().linkBandwidthGBs().value())));
         String[][] paper = {{"920", "1,320"}, {"780", "1,180"}};
+        List<Point> points = new java.util.ArrayList<>();
+        for (Topology t : List.of(topo, perDirection)) {
+            for (Policy p : List.of(Policy.UA, Policy.NAP_NAR)) points.add(new Point(t, plan, p, 1_000_000L, PlacementOptions.NAR_AUTO));
+            for (Policy p : Policy.values()) {
+                for (long s : new long[] {100_000L, 10_000_000L}) points.add(new Point(t, plan, p, s, PlacementOptions.NAR_AUTO));
+            }
+        }
+        warm(points);
         int i = 0;
         for (Policy p : List.of(Policy.UA, Policy.NAP_NAR)) {
             LatencyStats a = sim(plan, p, 1_000_000L, PlacementOptions.NAR_AUTO).storeLatency();
@@ -429,6 +466,14 @@ public final class PaperReproduction {
         StringBuilder sb = new StringBuilder("| layout | threadblocks per GPU | hashed (us) | k=2 | k=4 | k=6 | k=12 |\n|---|---|---|---|---|---|---|\n");
         SimResult[] manyOnNuna = null;
         StringBuilder fig13Best = new StringBuilder();
+        List<Point> points = new java.util.ArrayList<>();
+        for (Topology t : List.of(topo, whatIf)) {
+            for (int tpp : new int[] {144, 1}) {
+                points.add(new Point(t, plan("allgather-direct", 8, tpp), Policy.NAP_NAR, 1_000_000L, PlacementOptions.NAR_OFF));
+                for (int k : FIG13_K) points.add(new Point(t, plan("allgather-direct", 8, tpp), Policy.NAP_NAR, 1_000_000L, k));
+            }
+        }
+        warm(points);
         for (Topology t : List.of(topo, whatIf)) {
             for (int tpp : new int[] {144, 1}) {
                 Plan plan = plan("allgather-direct", 8, tpp);
@@ -490,16 +535,23 @@ public final class PaperReproduction {
         double[] alone = new double[3];
         long[] degradesAt = {-1, -1, -1};
         for (int i = 0; i < 3; i++) alone[i] = Driver.simulate(configs.get(i), SimConfig.defaults()).completionNs();
+        // every (tile size, configuration) beside its GEMM, side by side on the cores, read back in order
+        double[][] beside = new double[FIG14_TILE_BYTES.length][3];
+        List<int[]> runs = new java.util.ArrayList<>();
+        for (int b = FIG14_TILE_BYTES.length - 1; b >= 0; b--) for (int i = 0; i < 3; i++) runs.add(new int[] {b, i}); // largest GEMM first
+        PaperReproduction.progress.step("fig. 14: the all-gather beside GEMMs of " + FIG14_TILE_BYTES.length + " sizes");
+        inParallel(runs, r -> beside[r[0]][r[1]] = Driver.simulate(configs.get(r[1]), SimConfig.defaults(),
+                new Gemm(FIG14_TILES, FIG14_TILE_BYTES[r[0]])).completionNs());
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "The compiler's choice: %s. Alone: UA %.2f us, the choice %.2f us,"
                 + " NAP+NAR %.2f us.%n%n", candidate(auto), alone[0] / 1000, alone[1] / 1000, alone[2] / 1000));
         sb.append("| tile inputs | GEMM bytes per GPU | tile compute (ns) | UA (us) | UA slowdown | choice (us) | choice slowdown"
                 + " | NAP+NAR (us) | NAP+NAR slowdown |\n|---|---|---|---|---|---|---|---|---|\n");
-        for (long b : FIG14_TILE_BYTES) {
-            PaperReproduction.progress.step("fig. 14: GEMM tiles of " + b + " B");
+        for (int bi = 0; bi < FIG14_TILE_BYTES.length; bi++) {
+            long b = FIG14_TILE_BYTES[bi];
             Gemm g = new Gemm(FIG14_TILES, b);
             sb.append(String.format(Locale.ROOT, "| %s | %s | %.0f |", bytes(b), bytes(g.bytesPerGpu()), g.computeNs(topo.cus().size())));
             for (int i = 0; i < 3; i++) {
-                double t = Driver.simulate(configs.get(i), SimConfig.defaults(), g).completionNs();
+                double t = beside[bi][i];
                 if (degradesAt[i] < 0 && t > DEGRADED * alone[i]) degradesAt[i] = b;
                 sb.append(String.format(Locale.ROOT, " %.2f | %.2fx |", t / 1000, t / alone[i]));
             }
@@ -522,9 +574,12 @@ public final class PaperReproduction {
                 + " | TPOT UA (us) | TPOT choice (us) | TPOT change | decode comm speedup |\n|---|---|---|---|---|---|---|---|---|\n");
         StringBuilder ttft = new StringBuilder(), tpot = new StringBuilder();
         double prefill = 0, decode = 0;
+        Map<String, EndToEnd.Result> results = new java.util.concurrent.ConcurrentHashMap<>();
+        inParallel(FIG15_WORKLOADS, name -> results.put(name, EndToEnd.estimate(
+                WorkloadReader.read(examples.resolve("workloads").resolve(name + ".json")), topo, Limits.DEFAULT,
+                what -> PaperReproduction.progress.step("fig. 15: " + name + ", " + what))));
         for (String name : FIG15_WORKLOADS) {
-            Workload w = WorkloadReader.read(examples.resolve("workloads").resolve(name + ".json"));
-            EndToEnd.Result r = EndToEnd.estimate(w, topo, Limits.DEFAULT, what -> PaperReproduction.progress.step("fig. 15: " + name + ", " + what));
+            EndToEnd.Result r = results.get(name);
             sb.append("| ").append(name).append(" |");
             for (String phase : List.of("prefill", "decode")) {
                 EndToEnd.PhaseResult p = r.phases().stream().filter(x -> x.phase().name().equals(phase)).findFirst().orElseThrow();

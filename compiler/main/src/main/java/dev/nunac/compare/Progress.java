@@ -67,8 +67,8 @@ public final class Progress implements AutoCloseable {
         return p;
     }
 
-    /** The next step begins; {@code label} says what it is. */
-    public void step(String label) {
+    /** The next step begins; {@code label} says what it is. Steps may come from several threads. */
+    public synchronized void step(String label) {
         if (err == null) return;
         done++;
         String count = total > 0 ? " " + done + "/" + total : "";
@@ -90,7 +90,7 @@ public final class Progress implements AutoCloseable {
 
     /** Erases the line. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (err == null || width == 0) return;
         err.print("\r" + " ".repeat(width) + "\r");
         err.flush();

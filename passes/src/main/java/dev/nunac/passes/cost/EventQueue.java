@@ -43,14 +43,23 @@ final class EventQueue {
         int i = size++;
         while (i > 0) {
             int p = (i - 1) >>> 2;
-            long pk = h[2 * p], ps = h[2 * p + 1];
-            if (pk < k || (pk == k && ps < s)) break;
-            h[2 * i] = pk;
-            h[2 * i + 1] = ps;
+            if (before(h[2 * p], h[2 * p + 1], k, s)) break;
+            move(h, p, i);
             i = p;
         }
         h[2 * i] = k;
         h[2 * i + 1] = s;
+    }
+
+    /** Whether entry (k1, s1) comes before (k2, s2). */
+    private static boolean before(long k1, long s1, long k2, long s2) {
+        return k1 < k2 || (k1 == k2 && s1 < s2);
+    }
+
+    /** Copies entry {@code from} to node {@code to}. */
+    private static void move(long[] h, int from, int to) {
+        h[2 * to] = h[2 * from];
+        h[2 * to + 1] = h[2 * from + 1];
     }
 
     private int newSlot() {
@@ -83,18 +92,9 @@ final class EventQueue {
             if (c >= last) break;
             int end = Math.min(c + 4, last);
             int m = c;
-            long mk = h[2 * c], ms = h[2 * c + 1];
-            for (int j = c + 1; j < end; j++) {
-                long jk = h[2 * j], js = h[2 * j + 1];
-                if (jk < mk || (jk == mk && js < ms)) {
-                    m = j;
-                    mk = jk;
-                    ms = js;
-                }
-            }
-            if (lk < mk || (lk == mk && ls < ms)) break;
-            h[2 * i] = mk;
-            h[2 * i + 1] = ms;
+            for (int j = c + 1; j < end; j++) if (before(h[2 * j], h[2 * j + 1], h[2 * m], h[2 * m + 1])) m = j;
+            if (before(lk, ls, h[2 * m], h[2 * m + 1])) break;
+            move(h, m, i);
             i = m;
         }
         h[2 * i] = lk;

@@ -205,14 +205,17 @@ static inline int64_t nr_stage_start(const nr_table *t, int r) { return r < t->r
 /* The first threadblock of rank r (r == ranks: ntb). */
 static inline int nr_tb_start(const nr_table *t, int r) { return r < t->ranks ? t->rank[r].first_tb : t->ntb; }
 
-/* Which operands op reads or writes: src, dst, its own send stage (self), the sender's stage (got). */
+/* Which operands op reads or writes, from its effects in ops.def: src when it reads its source,
+ * dst when it writes its destination, its own send stage (self) when it sends, the sender's
+ * stage (got) when it receives. */
 static inline void nr_op_operands(int op, int *src, int *dst, int *self, int *got) {
-    *self = op == OP_S || op == OP_RCS || op == OP_RRS || op == OP_RRCS;
-    *got = op == OP_R || op == OP_RCS || op == OP_RRS || op == OP_RRC || op == OP_RRCS;
-    *src = op == OP_S || op == OP_RRS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET || op == OP_RE
-           || op == OP_RA || op == OP_GETRE;
-    *dst = op == OP_R || op == OP_RCS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET || op == OP_RE
-           || op == OP_RA || op == OP_GETRE;
+    switch (op) {
+#define NR_OP(name, mnemonic, sends, receives, reads, writes, reduces) \
+    case OP_##name: *src = reads; *dst = writes; *self = sends; *got = receives; return;
+#include "ops.def"
+#undef NR_OP
+    default: *src = *dst = *self = *got = 0; return;
+    }
 }
 
 int nr_mask_has_bit(const uint32_t *mask, int words, int bit);

@@ -1,6 +1,7 @@
 /* What the fake drivers share: environment, trace, devices and their memory, and the
  * executor's semantics (launches run jointly at the first synchronise). */
 #include "mock.h"
+#include "../../internal.h" /* the opcodes and their operands (ops.def) */
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -126,11 +127,6 @@ const char *mock_error(void) { return why; }
 
 /* ---- the executor ---- */
 
-enum {
-#define NR_OP(name, mnemonic, sends, receives, reads, writes, reduces) OP_##name,
-#include "../../ops.def"
-#undef NR_OP
-};
 
 /* One launch as the kernel's parameters, copied at launch as a driver does. */
 typedef struct {
@@ -256,12 +252,8 @@ static int run_step(const launch_t *l, const long long *s, int g) {
     int op = (int) s[0];
     float *dst = at(l, s[3]), *self = at(l, s[4]);
     const float *src = at(l, s[2]), *got = at(l, s[5]);
-    int uses_dst = op == OP_R || op == OP_RCS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET
-                   || op == OP_RE || op == OP_RA || op == OP_GETRE;
-    int uses_self = op == OP_S || op == OP_RCS || op == OP_RRS || op == OP_RRCS;
-    int uses_src = op == OP_S || op == OP_RRS || op == OP_RRC || op == OP_RRCS || op == OP_CPY || op == OP_PUT || op == OP_GET
-                   || op == OP_RE || op == OP_RA || op == OP_GETRE;
-    int uses_got = op == OP_R || op == OP_RCS || op == OP_RRS || op == OP_RRC || op == OP_RRCS;
+    int uses_src, uses_dst, uses_self, uses_got;
+    nr_op_operands(op, &uses_src, &uses_dst, &uses_self, &uses_got);
     /* An operand the op uses must translate, as the kernel demands (else it aborts, reason 2). */
     if ((uses_dst && !dst) || (uses_self && !self) || (uses_src && !src) || (uses_got && !got)) {
         l->claim[l->ntb] = 2;

@@ -164,6 +164,15 @@ static void value_for(rng *r, const char *key, size_t klen, char *out, size_t ca
     else snprintf(out, cap, "%s", EDGE[below(r, NEDGE)]);
 }
 
+/* The n bytes at lo and a newline, in a buffer the caller frees. */
+static char *line_copy(const bytes *b, size_t lo, size_t n) {
+    char *copy = malloc(n + 1);
+    if (!copy) abort();
+    memcpy(copy, b->p + lo, n);
+    copy[n] = '\n';
+    return copy;
+}
+
 static void mutate(bytes *b, rng *r, const bytes *seeds, int nseeds) {
     static const char ALPHA[] = "0123456789-:,= x\n#abcdef";
     if (!b->n) return;
@@ -194,10 +203,7 @@ static void mutate(bytes *b, rng *r, const bytes *seeds, int nseeds) {
     case 4: { /* duplicate a line */
         line_at(b, at, &lo, &hi);
         size_t n = hi - lo;
-        char *copy = malloc(n + 1);
-        if (!copy) abort();
-        memcpy(copy, b->p + lo, n);
-        copy[n] = '\n';
+        char *copy = line_copy(b, lo, n);
         put_range(b, lo, 0, copy, n + 1);
         free(copy);
         break;
@@ -205,10 +211,7 @@ static void mutate(bytes *b, rng *r, const bytes *seeds, int nseeds) {
     case 5: { /* swap two lines: delete one, insert it before another */
         line_at(b, at, &lo, &hi);
         size_t n = hi - lo;
-        char *copy = malloc(n + 1);
-        if (!copy) abort();
-        memcpy(copy, b->p + lo, n);
-        copy[n] = '\n';
+        char *copy = line_copy(b, lo, n);
         put_range(b, lo, hi < b->n ? n + 1 : n, "", 0);
         if (b->n) {
             line_at(b, below(r, b->n), &lo, &hi);

@@ -131,8 +131,8 @@ public final class PaperReproduction {
         return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
     }
 
-    /** Threadblocks per peer for a pod: 1 (7 per GPU at 8 GPUs) unless asked otherwise. */
-    Plan plan(String example, int ranks, int tbsPerPeer) {
+    /** Threadblocks per peer for a pod: 1 (7 per GPU at 8 GPUs) unless asked otherwise. Figures load plans from several threads. */
+    synchronized Plan plan(String example, int ranks, int tbsPerPeer) {
         String name = example + " ranks=" + ranks + " tbs_per_peer=" + tbsPerPeer;
         return plans.computeIfAbsent(name, k -> {
             Plan p = PlanLoader.load(examples.resolve(example + ".msccl"),
@@ -144,7 +144,7 @@ public final class PaperReproduction {
 
     /** Each plan loaded once, and its name: the figures share points (Fig. 9's 8 GPUs are Figs. 10-12's and the bound's). */
     private final Map<String, Plan> plans = new java.util.HashMap<>();
-    private final Map<Plan, String> planNames = new java.util.IdentityHashMap<>();
+    private final Map<Plan, String> planNames = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
     /** Simulations already run, by plan, policy, size and granularity on nuna-4die: the same point simulates to the same result. */
     private final Map<String, SimResult> sims = new java.util.concurrent.ConcurrentHashMap<>();
 

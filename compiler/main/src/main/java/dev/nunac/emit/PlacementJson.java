@@ -116,7 +116,7 @@ public final class PlacementJson {
         List<Object> path = new ArrayList<>();
         for (CriticalStep c : s.criticalPath()) {
             path.add(obj("rank", c.rank(), "tb", c.tb(), "step", c.step(), "op", c.op(), "start_ns", c.startNs(),
-                    "end_ns", c.endNs(), "after", c.cause()));
+                    "end_ns", c.endNs(), "after", c.cause().text()));
         }
         return obj("completion_ns", s.completionNs(),
                 "store_latency", obj("flits", l.flits(), "mean_ns", l.meanNs(), "p50_ns", l.p50Ns(), "p99_ns", l.p99Ns(),

@@ -46,7 +46,7 @@ public final class SimulationText {
         sb.append(String.format(Locale.ROOT, "%ncritical path (%d steps)%n", s.criticalPath().size()));
         for (CriticalStep c : s.criticalPath()) {
             sb.append(String.format(Locale.ROOT, "  r%d tb%d step %d %-5s %10.1f .. %10.1f ns  after %s%n", c.rank(), c.tb(), c.step(),
-                    c.op(), c.startNs(), c.endNs(), c.cause()));
+                    c.op(), c.startNs(), c.endNs(), c.cause().text()));
         }
         sb.append(String.format(Locale.ROOT, "%nslowest threadblocks%n"));
         List<TbTiming> slow = s.threadblocks().stream().sorted(Comparator.comparingDouble(TbTiming::finishNs).reversed()

@@ -110,6 +110,7 @@ public final class Simulator {
         final EventQueue queue = new EventQueue();
         final double[] done, delivered, start;
         final int[] pred;
+        /** Why each step started when it did: a {@link WaitCause} ordinal. */
         final byte[] cause;
         final int[] next, version;
         final double[] tbFree, tbBusy;
@@ -209,7 +210,7 @@ public final class Simulator {
             if (s >= s1) return;
             double ready = tbFree[tb];
             int why = s > s0 ? s - 1 : -1;
-            byte cz = (byte) (s > s0 ? 1 : 0);
+            WaitCause cz = s > s0 ? WaitCause.PREVIOUS_STEP : WaitCause.START;
             for (int d : g.deps[s]) {
                 if (Double.isNaN(done[d])) {
                     wait(d, tb);
@@ -218,7 +219,7 @@ public final class Simulator {
                 if (done[d] > ready) {
                     ready = done[d];
                     why = d;
-                    cz = 2;
+                    cz = WaitCause.DEPENDENCY;
                 }
             }
             Step st = g.steps[s];
@@ -232,7 +233,7 @@ public final class Simulator {
                     if (delivered[snd] > ready) {
                         ready = delivered[snd];
                         why = snd;
-                        cz = 3;
+                        cz = WaitCause.PEER_DATA;
                     }
                 }
             }
@@ -242,7 +243,7 @@ public final class Simulator {
             }
             start[s] = now;
             pred[s] = why;
-            cause[s] = cz;
+            cause[s] = (byte) cz.ordinal();
             execute(s, tb, now);
         }
 
@@ -525,12 +526,11 @@ public final class Simulator {
             int last = -1;
             for (int s = 0; s < g.stepCount; s++) if (last < 0 || delivered[s] > delivered[last]) last = s;
             List<CriticalStep> out = new ArrayList<>();
-            String[] causes = {"start", "previous step", "dependency", "peer data"};
             for (int s = last, guard = 0; s >= 0 && guard < g.stepCount; s = pred[s], guard++) {
                 int tb = g.tbOfStep[s], r = g.rankOfTb[tb];
                 int id = plan.rank(r).threadblocks().get(tb - firstTbOfRank(r)).id();
                 out.add(new CriticalStep(r, id, g.steps[s].index(), g.steps[s].op().mnemonic(), start[s], delivered[s],
-                        causes[cause[s]]));
+                        WaitCause.ofOrdinal(cause[s])));
             }
             java.util.Collections.reverse(out);
             return List.copyOf(out);

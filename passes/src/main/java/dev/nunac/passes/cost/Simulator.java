@@ -4,6 +4,7 @@ import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.OpKind;
 import dev.nunac.ir.Plan;
 import dev.nunac.ir.Step;
+import dev.nunac.ir.TbId;
 import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.topology.Topology;
@@ -492,19 +493,16 @@ public final class Simulator {
             double completion = 0;
             for (int s = 0; s < g.stepCount; s++) {
                 if (Double.isNaN(done[s]) || Double.isNaN(delivered[s])) {
-                    int tb = g.tbOfStep[s];
-                    throw new IllegalStateException("the simulation stalled: r" + g.rankOfTb[tb] + " threadblock "
-                            + plan.rank(g.rankOfTb[tb]).threadblocks().get(tb - firstTbOfRank(g.rankOfTb[tb])).id()
+                    TbId tb = g.tbIds.id(g.tbOfStep[s]);
+                    throw new IllegalStateException("the simulation stalled: r" + tb.rank() + " threadblock " + tb.index()
                             + " step " + g.steps[s].index() + " never ran (a receive without its send, or a dependency cycle)");
                 }
                 completion = Math.max(completion, delivered[s]);
             }
             List<TbTiming> tbs = new ArrayList<>(g.tbCount);
             for (int t = 0; t < g.tbCount; t++) {
-                int r = g.rankOfTb[t];
-                int id = plan.rank(r).threadblocks().get(t - firstTbOfRank(r)).id();
                 double fin = tbFree[t];
-                tbs.add(new TbTiming(r, id, pl.cuOfTb()[t], fin, tbBusy[t], Math.max(0, fin - tbBusy[t])));
+                tbs.add(new TbTiming(g.tbIds.id(t), pl.cuOfTb()[t], fin, tbBusy[t], Math.max(0, fin - tbBusy[t])));
             }
             List<Utilisation> util = new ArrayList<>();
             for (int i = 0; i < sv.count(); i++) {
@@ -516,20 +514,12 @@ public final class Simulator {
             return new SimResult(completion, hist.stats(), hist, List.copyOf(util), List.copyOf(tbs), criticalPath(), events);
         }
 
-        int firstTbOfRank(int r) {
-            int t = 0;
-            for (int q = 0; q < r; q++) t += plan.rank(q).threadblocks().size();
-            return t;
-        }
-
         List<CriticalStep> criticalPath() {
             int last = -1;
             for (int s = 0; s < g.stepCount; s++) if (last < 0 || delivered[s] > delivered[last]) last = s;
             List<CriticalStep> out = new ArrayList<>();
             for (int s = last, guard = 0; s >= 0 && guard < g.stepCount; s = pred[s], guard++) {
-                int tb = g.tbOfStep[s], r = g.rankOfTb[tb];
-                int id = plan.rank(r).threadblocks().get(tb - firstTbOfRank(r)).id();
-                out.add(new CriticalStep(r, id, g.steps[s].index(), g.steps[s].op().mnemonic(), start[s], delivered[s],
+                out.add(new CriticalStep(g.tbIds.id(g.tbOfStep[s]), g.steps[s].index(), g.steps[s].op().mnemonic(), start[s], delivered[s],
                         WaitCause.ofOrdinal(cause[s])));
             }
             java.util.Collections.reverse(out);

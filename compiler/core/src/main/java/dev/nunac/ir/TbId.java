@@ -1,0 +1,22 @@
+package dev.nunac.ir;
+
+/**
+ * A threadblock's identity: its rank and its index among the rank's threadblocks, which is its
+ * id (the IR verifier keeps ids dense, in list order). Ordered as the plan lists threadblocks:
+ * by rank, then index. {@link TbNumbering} converts it to and from the global index.
+ */
+public record TbId(int rank, int index) implements Comparable<TbId> {
+    public TbId {
+        if (rank < 0 || index < 0) throw new IllegalArgumentException("threadblock r" + rank + " tb" + index);
+    }
+
+    @Override
+    public int compareTo(TbId o) {
+        return rank != o.rank ? Integer.compare(rank, o.rank) : Integer.compare(index, o.index);
+    }
+
+    @Override
+    public String toString() {
+        return "r" + rank + " tb" + index;
+    }
+}

@@ -1,6 +1,7 @@
 package dev.nunac.emit;
 
 import dev.nunac.driver.CompileResult;
+import dev.nunac.ir.TbNumbering;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.topology.ComputeUnit;
 import dev.nunac.topology.Die;
@@ -77,12 +78,9 @@ public final class Floorplan {
 
     /** Threadblock index (plan order) of {@code rank}'s first threadblock, and its count. */
     static int[] tbRange(CompileResult r, int rank) {
-        int first = 0;
-        for (var rl : r.realised().ranks()) {
-            if (rl.rank() == rank) return new int[] {first, rl.slotOfTb().length};
-            first += rl.slotOfTb().length;
-        }
-        throw new IllegalArgumentException("no rank " + rank);
+        TbNumbering tbs = TbNumbering.of(r.plan());
+        if (rank < 0 || rank >= tbs.ranks()) throw new IllegalArgumentException("no rank " + rank);
+        return new int[] {tbs.first(rank), tbs.size(rank)};
     }
 
     /** Cell geometry: each router's cell holds its CUs grouped by die. */

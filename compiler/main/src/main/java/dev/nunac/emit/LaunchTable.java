@@ -12,6 +12,7 @@ import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
 import dev.nunac.ir.Transfers;
 import dev.nunac.ir.ChunkSpace;
+import dev.nunac.ir.TbNumbering;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.realise.Realised;
@@ -65,7 +66,7 @@ public final class LaunchTable {
         private final Map<String, PageMap> pages = new HashMap<>();
         private final List<Map<String, Integer>> storageIds = new ArrayList<>();
         private final List<List<ChunkSpace.Storage>> storagesOf = new ArrayList<>();
-        private final int[] base;
+        private final TbNumbering tbs;
 
         private Parts(CompileResult r) {
             this.r = r;
@@ -86,8 +87,7 @@ public final class LaunchTable {
                 storageIds.get(s.rank()).put(s.buffer(), storagesOf.get(s.rank()).size());
                 storagesOf.get(s.rank()).add(s);
             }
-            base = new int[plan.ranks()];
-            for (int k = 1; k < plan.ranks(); k++) base[k] = base[k - 1] + plan.rank(k - 1).threadblocks().size();
+            tbs = TbNumbering.of(plan);
         }
 
         /** Rank {@code rank}'s table of a per-rank output. */
@@ -138,7 +138,7 @@ public final class LaunchTable {
                         + " src=" + (e.reduced() ? "*" : String.valueOf(e.srcRank())) + ":" + e.srcIndex());
             }
             for (Threadblock tb : rp.threadblocks()) {
-                int g = base[rank] + tb.id();
+                int g = tbs.global(rank, tb.id());
                 int cu = pl.cuOfTb()[g];
                 line(sb, "tb rank=" + rank + " id=" + tb.id() + " cu=" + cu + " die=" + dieOrder.indexOf(r.topology().cus().get(cu).die())
                         + " slot=" + rl.slotOfTb()[tb.id()] + " domain=" + pl.domainOfTb()[g] + " group=" + pl.groupOfTb()[g]

@@ -2,6 +2,7 @@ package dev.nunac.emit;
 
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Parallel;
+import dev.nunac.ir.TbNumbering;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -46,8 +47,7 @@ public final class PerRankOutputs {
      */
     public static Map<String, String> render(CompileResult r, EmitSettings settings, boolean json, boolean header, boolean launch) {
         int ranks = r.plan().ranks();
-        int[] base = new int[ranks];
-        for (int k = 1; k < ranks; k++) base[k] = base[k - 1] + r.realised().ranks().get(k - 1).slotOfTb().length;
+        TbNumbering tbs = TbNumbering.of(r.plan());
         LaunchTable.Parts parts = launch ? LaunchTable.parts(r) : null;
         List<Map<String, String>> byRank = new ArrayList<>(ranks);
         int threads = Math.min(ranks, Runtime.getRuntime().availableProcessors());
@@ -63,8 +63,8 @@ public final class PerRankOutputs {
                 int rank = k;
                 futures.add(CompletableFuture.supplyAsync(() -> {
                     Map<String, String> files = new LinkedHashMap<>();
-                    if (json) files.put(file(rank, ranks, Output.JSON), PlacementJson.emitRank(r, rank, base[rank]));
-                    if (header) files.put(file(rank, ranks, Output.HEADER), PlacementHeader.emitRank(r, settings, Parallel.join(fp), rank, base[rank]));
+                    if (json) files.put(file(rank, ranks, Output.JSON), PlacementJson.emitRank(r, rank, tbs.first(rank)));
+                    if (header) files.put(file(rank, ranks, Output.HEADER), PlacementHeader.emitRank(r, settings, Parallel.join(fp), rank, tbs.first(rank)));
                     if (launch) files.put(file(rank, ranks, Output.LAUNCH), parts.emit(rank));
                     return files;
                 }, pool));

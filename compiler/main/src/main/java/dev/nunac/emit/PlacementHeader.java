@@ -3,6 +3,7 @@ package dev.nunac.emit;
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Version;
 import dev.nunac.ir.IrPrinter;
+import dev.nunac.ir.TbNumbering;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.realise.Realised;
@@ -47,10 +48,10 @@ public final class PlacementHeader {
     public static String emitCompact(CompileResult r, EmitSettings settings) {
         int n = r.plan().ranks();
         int[] ranks = new int[n], bases = new int[n];
-        for (int k = 0, base = 0; k < n; k++) {
+        TbNumbering tbs = TbNumbering.of(r.plan());
+        for (int k = 0; k < n; k++) {
             ranks[k] = k;
-            bases[k] = base;
-            base += r.realised().ranks().get(k).slotOfTb().length;
+            bases[k] = tbs.first(k);
         }
         StringBuilder sb = new StringBuilder();
         String guard = preamble(sb, r, settings, Fingerprints.of(r), "_COMPACT", "tb_mask_bit");
@@ -299,12 +300,13 @@ public final class PlacementHeader {
     private static String fullBody(StringBuilder sb, CompileResult r, String sym, String mac, String guard) {
         Placement pl = r.placement();
         sb.append("/* Threadblock t of rank r is entry ").append(sym).append("tb_offset[r] + t of the ").append(sym).append("tb_* arrays. */\n");
+        TbNumbering tbs = TbNumbering.of(r.plan());
         int[] tbOffset = new int[r.plan().ranks() + 1];
         int[] gridOffset = new int[r.plan().ranks() + 1];
         List<Integer> slots = new ArrayList<>(), grid = new ArrayList<>();
         List<int[]> masks = new ArrayList<>();
         for (Realised.RankLaunch rl : r.realised().ranks()) {
-            tbOffset[rl.rank() + 1] = tbOffset[rl.rank()] + rl.slotOfTb().length;
+            tbOffset[rl.rank() + 1] = tbs.first(rl.rank()) + tbs.size(rl.rank());
             gridOffset[rl.rank() + 1] = gridOffset[rl.rank()] + rl.grid().length;
             for (int s : rl.slotOfTb()) slots.add(s);
             for (int g : rl.grid()) grid.add(g);

@@ -1,6 +1,7 @@
 package dev.nunac.emit;
 
 import dev.nunac.driver.CompileResult;
+import dev.nunac.ir.TbNumbering;
 import dev.nunac.passes.access.TbAccess;
 import dev.nunac.passes.cost.CriticalStep;
 import dev.nunac.passes.cost.LatencyStats;
@@ -115,8 +116,8 @@ public final class PlacementJson {
         }
         List<Object> path = new ArrayList<>();
         for (CriticalStep c : s.criticalPath()) {
-            path.add(obj("rank", c.rank(), "tb", c.tb(), "step", c.step(), "op", c.op(), "start_ns", c.startNs(),
-                    "end_ns", c.endNs(), "after", c.cause()));
+            path.add(obj("rank", c.tb().rank(), "tb", c.tb().index(), "step", c.step(), "op", c.op(), "start_ns", c.startNs(),
+                    "end_ns", c.endNs(), "after", c.cause().text()));
         }
         return obj("completion_ns", s.completionNs(),
                 "store_latency", obj("flits", l.flits(), "mean_ns", l.meanNs(), "p50_ns", l.p50Ns(), "p99_ns", l.p99Ns(),
@@ -151,11 +152,8 @@ public final class PlacementJson {
 
     private static List<Object> ranks(CompileResult r, boolean compact) {
         List<Object> out = new ArrayList<>();
-        int base = 0;
-        for (Realised.RankLaunch rl : r.realised().ranks()) {
-            out.add(rank(r, rl, base, compact));
-            base += rl.slotOfTb().length;
-        }
+        TbNumbering tbs = TbNumbering.of(r.plan());
+        for (Realised.RankLaunch rl : r.realised().ranks()) out.add(rank(r, rl, tbs.first(rl.rank()), compact));
         return out;
     }
 

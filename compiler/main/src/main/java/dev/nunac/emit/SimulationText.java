@@ -45,14 +45,14 @@ public final class SimulationText {
         }
         sb.append(String.format(Locale.ROOT, "%ncritical path (%d steps)%n", s.criticalPath().size()));
         for (CriticalStep c : s.criticalPath()) {
-            sb.append(String.format(Locale.ROOT, "  r%d tb%d step %d %-5s %10.1f .. %10.1f ns  after %s%n", c.rank(), c.tb(), c.step(),
-                    c.op(), c.startNs(), c.endNs(), c.cause()));
+            sb.append(String.format(Locale.ROOT, "  r%d tb%d step %d %-5s %10.1f .. %10.1f ns  after %s%n", c.tb().rank(), c.tb().index(), c.step(),
+                    c.op(), c.startNs(), c.endNs(), c.cause().text()));
         }
         sb.append(String.format(Locale.ROOT, "%nslowest threadblocks%n"));
         List<TbTiming> slow = s.threadblocks().stream().sorted(Comparator.comparingDouble(TbTiming::finishNs).reversed()
-                .thenComparingInt(TbTiming::rank).thenComparingInt(TbTiming::tb)).limit(5).toList();
+                .thenComparing(TbTiming::tb)).limit(5).toList();
         for (TbTiming t : slow) {
-            sb.append(String.format(Locale.ROOT, "  r%d tb%d on CU %d: finished %.1f ns, busy %.1f ns, waiting %.1f ns%n", t.rank(), t.tb(),
+            sb.append(String.format(Locale.ROOT, "  r%d tb%d on CU %d: finished %.1f ns, busy %.1f ns, waiting %.1f ns%n", t.tb().rank(), t.tb().index(),
                     t.cu(), t.finishNs(), t.busyNs(), t.waitNs()));
         }
         return sb.toString();
@@ -69,7 +69,7 @@ public final class SimulationText {
     public static String threadblocksCsv(SimResult s) {
         StringBuilder sb = new StringBuilder("rank,tb,cu,finish_ns,busy_ns,wait_ns\n");
         for (TbTiming t : s.threadblocks()) {
-            sb.append(String.format(Locale.ROOT, "%d,%d,%d,%.3f,%.3f,%.3f%n", t.rank(), t.tb(), t.cu(), t.finishNs(), t.busyNs(), t.waitNs()));
+            sb.append(String.format(Locale.ROOT, "%d,%d,%d,%.3f,%.3f,%.3f%n", t.tb().rank(), t.tb().index(), t.cu(), t.finishNs(), t.busyNs(), t.waitNs()));
         }
         return sb.toString();
     }

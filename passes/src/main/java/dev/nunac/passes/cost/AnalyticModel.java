@@ -2,7 +2,6 @@ package dev.nunac.passes.cost;
 
 import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.OpKind;
-import dev.nunac.ir.Step;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.place.PlacementInput;
 import dev.nunac.topology.Link;
@@ -63,8 +62,8 @@ public final class AnalyticModel implements CostModel {
         final PlacementInput in;
         final Topology topo;
         final StepGraph g;
-        /** Per step: 0 remote store, 1 remote load, 2 local, 3 signal, -1 none. */
-        final byte[] kind;
+        /** Per step: its transfer's kind, null when it makes none. */
+        final TransferKind[] kind;
         /** Per step: the peer rank of a remote step. */
         final int[] peer;
         final ChunkRef[] src, dst;
@@ -85,18 +84,25 @@ public final class AnalyticModel implements CostModel {
             this.topo = in.topology();
             g = new StepGraph(in.plan());
             int n = g.stepCount;
-            kind = new byte[n];
+            kind = new TransferKind[n];
             peer = new int[n];
             src = new ChunkRef[n];
             dst = new ChunkRef[n];
             count = new int[n];
-            Arrays.fill(kind, (byte) -1);
-            for (int s = 0; s < n; s++) classify(s);
+            for (int s = 0; s < n; s++) {
+                StepTransfer x = StepTransfer.of(g, s);
+                if (x == null) continue;
+                kind[s] = x.kind();
+                peer[s] = x.peer();
+                src[s] = x.src();
+                dst[s] = x.dst();
+                count[s] = x.count();
+            }
             level = new int[n];
             order = new int[n];
             levels = walk();
             levelStart = new int[levels + 1];
-            for (int s = 0; s < n; s++) if (kind[s] >= 0) levelStart[level[s] + 1]++;
+            for (int s = 0; s < n; s++) if (kind[s] != null) levelStart[level[s] + 1]++;
             int w = 0;
             for (int l = 0; l < levels; l++) {
                 w = Math.max(w, levelStart[l + 1]);
@@ -105,38 +111,8 @@ public final class AnalyticModel implements CostModel {
             widest = w;
             levelSteps = new int[levelStart[levels]];
             int[] next = Arrays.copyOf(levelStart, levels);
-            for (int s = 0; s < n; s++) if (kind[s] >= 0) levelSteps[next[level[s]]++] = s;
+            for (int s = 0; s < n; s++) if (kind[s] != null) levelSteps[next[level[s]]++] = s;
             routes = new Routes(topo);
-        }
-
-        private void classify(int s) {
-            Step st = g.steps[s];
-            int rank = g.rankOfStep(s);
-            switch (st.op()) {
-                case SEND, RECV_COPY_SEND, RECV_REDUCE_SEND, RECV_REDUCE_COPY_SEND -> {
-                    int rcv = g.receiverOf[s];
-                    Step rs = rcv >= 0 ? g.steps[rcv] : null;
-                    ChunkRef d = rs == null ? null : rs.dst() != null ? rs.dst() : rs.src();
-                    if (rcv >= 0 && d != null) {
-                        set(s, 0, g.rankOfStep(rcv), st.dst() != null && st.op().receives ? st.dst() : st.src(), d, st.count());
-                    }
-                }
-                case PUT -> set(s, 0, st.peer(), st.src(), st.dst(), st.count());
-                case GET, GET_REDUCE -> set(s, 1, st.peer(), st.src(), st.dst(), st.count());
-                case COPY, REDUCE, RESIDUAL_ADD, RECV_REDUCE_COPY -> {
-                    if (st.dst() != null) set(s, 2, rank, st.src(), st.dst(), st.count());
-                }
-                case SIGNAL -> set(s, 3, st.peer(), null, null, 0);
-                default -> { }
-            }
-        }
-
-        private void set(int s, int k, int p, ChunkRef a, ChunkRef b, int c) {
-            kind[s] = (byte) k;
-            peer[s] = p;
-            src[s] = a;
-            dst[s] = b;
-            count[s] = c;
         }
 
         /**
@@ -161,7 +137,7 @@ public final class AnalyticModel implements CostModel {
             while (head < tail) {
                 int s = queue[head++];
                 order[head - 1] = s;
-                if (kind[s] >= 0) level[s]++;
+                if (kind[s] != null) level[s]++;
                 max = Math.max(max, level[s]);
                 for (int i = 0; i < wakeCount[s]; i++) {
                     int w = wakes[s][i];
@@ -196,12 +172,12 @@ public final class AnalyticModel implements CostModel {
                 double start = s > g.tbStart[tb] ? done[s - 1] : 0;
                 for (int d : g.deps[s]) start = Math.max(start, done[d]);
                 if (waitsForSender(s)) start = Math.max(start, delivered[g.senderOf[s]]);
-                if (kind[s] < 0) {
+                if (kind[s] == null) {
                     done[s] = delivered[s] = start;
                 } else {
                     double issued = start + issue[s];
                     delivered[s] = issued + lat[s];
-                    done[s] = kind[s] == 0 || kind[s] == 3 ? issued : delivered[s];
+                    done[s] = kind[s].posted ? issued : delivered[s];
                 }
                 if (delivered[s] > end || lastTb < 0) {
                     end = Math.max(end, delivered[s]);
@@ -477,14 +453,15 @@ public final class AnalyticModel implements CostModel {
 
         /** Follows a step's bytes through its samples: where they are read and written, and their routes. */
         void sample(int s) {
-            int kind = sh.kind[s], rank = g.rankOfStep(s), q = sh.peer[s];
+            TransferKind kind = sh.kind[s];
+            int rank = g.rankOfStep(s), q = sh.peer[s];
             int tb = g.tbOfStep[s];
             int cr = topo.cus().get(pl.cuOfTb()[tb]).router();
-            long bytes = kind == 3 ? 8 : (long) sh.count[s] * pl.chunkBytes();
+            long bytes = kind == TransferKind.SIGNAL ? 8 : (long) sh.count[s] * pl.chunkBytes();
             long[] cuts = segments(sh.src[s], sh.dst[s], bytes);
             int n = cuts.length - 1;
             int lvl = sh.level[s];
-            int srcRank = kind == 1 ? q : rank, dstRank = kind == 0 || kind == 3 ? q : rank;
+            int srcRank = kind.srcRank(rank, q), dstRank = kind.dstRank(rank, q);
             if (stackEnd + 2 * n > stackBuf.length) stackBuf = Arrays.copyOf(stackBuf, Math.max(2 * stackBuf.length, stackEnd + 2 * n));
             int nLegs = 0;
             double latSum = 0, latMax = 0;
@@ -493,14 +470,14 @@ public final class AnalyticModel implements CostModel {
                 double w = cuts[j + 1] - cuts[j];
                 long sa = sh.src[s] == null ? -1 : pages.address(sh.src[s], b);
                 long da = sh.dst[s] == null ? -1 : pages.address(sh.dst[s], b);
-                int ss = kind == 3 ? -1 : pages.stack(sa), ds = kind == 3 ? -1 : pages.stack(da);
+                int ss = kind == TransferKind.SIGNAL ? -1 : pages.stack(sa), ds = kind == TransferKind.SIGNAL ? -1 : pages.stack(da);
                 stackBuf[stackEnd++] = ss;
                 stackBuf[stackEnd++] = ds;
                 if (ss >= 0) stackLoad.add(srcRank * nStacks + ss, w);
                 if (ds >= 0) stackLoad.add(dstRank * nStacks + ds, w);
                 double l;
                 int ng = 0;
-                if (kind == 2) {
+                if (kind == TransferKind.LOCAL) {
                     l = 0;
                     if (ss >= 0) {
                         l += cuToNoc + routes.share(cr, stackRouter(ss)).ns() + memNs;
@@ -510,12 +487,12 @@ public final class AnalyticModel implements CostModel {
                     got[ng++] = leg(lvl, rank, cr, stackRouter(ds), w);
                     l += cuToNoc + routes.share(cr, stackRouter(ds)).ns() + memNs;
                 } else {
-                    int domain = pl.direct() ? -1 : kind == 3 ? pl.domainOfTb()[tb]
-                            : kind == 1 ? (sa >= 0 ? pages.domain(sa) : -1) : (da >= 0 ? pages.domain(da) : -1);
+                    int domain = pl.direct() ? -1 : kind == TransferKind.SIGNAL ? pl.domainOfTb()[tb]
+                            : kind == TransferKind.REMOTE_LOAD ? (sa >= 0 ? pages.domain(sa) : -1) : (da >= 0 ? pages.domain(da) : -1);
                     int[] ex = exits(rank, q, domain);
                     int out = routes.setNode(ex[0]), in = routes.setNode(ex[1]);
                     double net = rank / boxSize != q / boxSize ? netNs : linkNs;
-                    if (kind == 1) {
+                    if (kind == TransferKind.REMOTE_LOAD) {
                         // the request goes out and to the stack on the peer (latency only); the data comes back and is stored
                         ports(setOut, usedOut, lr(lvl, q), ex[1], w);
                         ports(setIn, usedIn, lr(lvl, rank), ex[0], w);
@@ -643,8 +620,9 @@ public final class AnalyticModel implements CostModel {
 
         /** The longest drain time (ns) over the resources a step uses, at its level; {@code at} is its position in the level. */
         double serialisation(int s, int at) {
-            int kind = sh.kind[s], rank = g.rankOfStep(s), q = sh.peer[s], lvl = sh.level[s];
-            int srcRank = kind == 1 ? q : rank, dstRank = kind == 0 || kind == 3 ? q : rank;
+            TransferKind kind = sh.kind[s];
+            int rank = g.rankOfStep(s), q = sh.peer[s], lvl = sh.level[s];
+            int srcRank = kind.srcRank(rank, q), dstRank = kind.dstRank(rank, q);
             double worst = 0;
             for (int j = stackAt[at]; j < stackAt[at + 1]; j += 2) {
                 int a = stackBuf[j], b = stackBuf[j + 1];

@@ -1,7 +1,9 @@
 package dev.nunac.passes.cost;
 
+import dev.nunac.ir.TbId;
+
 /**
  * A step on a critical path: what it is, when it started and ended, and why it could not start
- * earlier ({@code cause}: start, previous step, dependency, data or signal from a peer).
+ * earlier.
  */
-public record CriticalStep(int rank, int tb, int step, String op, double startNs, double endNs, String cause) {}
+public record CriticalStep(TbId tb, int step, String op, double startNs, double endNs, WaitCause cause) {}

@@ -1,7 +1,5 @@
 package dev.nunac.passes.cost;
 
-import dev.nunac.ir.OpKind;
-import dev.nunac.ir.Step;
 import dev.nunac.passes.place.PlacementInput;
 import dev.nunac.topology.Port;
 import dev.nunac.topology.ScaleUpModel;
@@ -69,7 +67,7 @@ public final class IdealBound {
         double read = cuToNoc + mem; // plus the best round trip, counted in the legs above
         int n = g.stepCount;
         int moving = 0;
-        for (int s = 0; s < n; s++) if (sh.kind[s] >= 0 && sh.kind[s] != 3) moving++;
+        for (int s = 0; s < n; s++) if (sh.kind[s] != null && sh.kind[s].movesData) moving++;
         int batchCap = cfg.batchesPerTransfer(moving);
         int flitBytes = cfg.flitBytes(), gpus = Math.max(1, topo.scaleUp().gpus());
         PortSpread spread = new PortSpread(topo, link, portStack, flitBytes);
@@ -80,19 +78,21 @@ public final class IdealBound {
         double[] out = new double[ranks], inb = new double[ranks], stackBytes = new double[ranks];
         double minStore = Double.POSITIVE_INFINITY, minAny = Double.POSITIVE_INFINITY;
         for (int s = 0; s < n; s++) {
-            int kind = sh.kind[s];
-            if (kind < 0) continue;
-            long bytes = kind == 3 ? 8 : (long) sh.count[s] * in.chunkBytes();
+            TransferKind kind = sh.kind[s];
+            if (kind == null) continue;
+            long bytes = kind == TransferKind.SIGNAL ? 8 : (long) sh.count[s] * in.chunkBytes();
             double flits = Math.ceil(bytes / (double) flitBytes);
             int rank = g.rankOfStep(s), q = sh.peer[s];
             boolean crosses = q != rank && topo.scaleOut().isPresent() && boxOf(in, q) != boxOf(in, rank);
             double hop = crosses ? net : link;
-            boolean readsLocal = sh.src[s] != null && kind != 1;
+            // chunks over the scale-up ports: a store's or a load's, not a local copy's nor a signal's
+            boolean remoteData = kind == TransferKind.REMOTE_STORE || kind == TransferKind.REMOTE_LOAD;
+            boolean readsLocal = sh.src[s] != null && kind != TransferKind.REMOTE_LOAD;
             double l = switch (kind) {
-                case 0 -> (readsLocal ? read + cuStackRead : cuPort) + cuToNoc + hop + portStack + mem;
-                case 1 -> cuToNoc + cuPort + hop + portStack + mem + portStack + hop + cuPort + cuToNoc + cuStack + mem;
-                case 3 -> cuToNoc + cuPort + hop + portStack + mem;
-                default -> (sh.src[s] != null ? read + 2 * cuStack : 0) + cuToNoc + cuStack + mem;
+                case REMOTE_STORE -> (readsLocal ? read + cuStackRead : cuPort) + cuToNoc + hop + portStack + mem;
+                case REMOTE_LOAD -> cuToNoc + cuPort + hop + portStack + mem + portStack + hop + cuPort + cuToNoc + cuStack + mem;
+                case SIGNAL -> cuToNoc + cuPort + hop + portStack + mem;
+                case LOCAL -> (sh.src[s] != null ? read + 2 * cuStack : 0) + cuToNoc + cuStack + mem;
             };
             lat[s] = l;
             minAny = Math.min(minAny, l);
@@ -105,24 +105,24 @@ public final class IdealBound {
             issue[s] = Math.max(issue[s], flits * cuSvc);
             double rest = Math.max(0, bytes - (double) flitBytes);
             double d = rest * (sh.src[s] != null ? 2 : 1) / stackBw;
-            if (kind != 2 && kind != 3 && portBw > 0) d = Math.max(d, rest / widest(topo, direct && !crosses, rank, q, portBw));
-            if ((kind == 0 || kind == 1) && !crosses && flits > 1) {
+            if (remoteData && portBw > 0) d = Math.max(d, rest / widest(topo, direct && !crosses, rank, q, portBw));
+            if (remoteData && !crosses && flits > 1) {
                 // one CU's flits spread over ports: near ones are few, far ones slow (PortSpread)
                 int set = direct ? (rank % gpus) * gpus + q % gpus : -1;
                 int[] ports = !direct ? allPorts : peerPorts[set] != null ? peerPorts[set]
                         : (peerPorts[set] = topo.portsToPeer(rank % gpus, q % gpus));
-                PortSpread.Kind pk = kind == 1 ? PortSpread.Kind.GET : readsLocal ? PortSpread.Kind.PUT_READING : PortSpread.Kind.PUT;
+                PortSpread.Kind pk = kind == TransferKind.REMOTE_LOAD ? PortSpread.Kind.GET : readsLocal ? PortSpread.Kind.PUT_READING : PortSpread.Kind.PUT;
                 double t = spread.time(pk, set, ports, (long) flits);
                 if (t > l) d = Math.max(d, t - l);
             }
             drain[s] = Math.max(issue[s], d);
-            if (kind == 0 || kind == 1) {
-                out[kind == 1 ? q : rank] += bytes;
-                inb[kind == 1 ? rank : q] += bytes;
+            if (remoteData) {
+                out[kind.srcRank(rank, q)] += bytes;
+                inb[kind.dstRank(rank, q)] += bytes;
                 minStore = Math.min(minStore, l);
             }
-            if (kind != 3) {
-                stackBytes[rank] += bytes * (kind == 2 ? 2 : 1);
+            if (kind.movesData) {
+                stackBytes[rank] += bytes * (kind == TransferKind.LOCAL ? 2 : 1);
                 if (q != rank) stackBytes[q] += bytes;
             }
         }
@@ -132,13 +132,12 @@ public final class IdealBound {
             int tb = g.tbOfStep[s];
             double start = s > g.tbStart[tb] ? done[s - 1] : 0;
             for (int d : g.deps[s]) start = Math.max(start, done[d]);
-            Step st = g.steps[s];
-            if ((st.op().receives || st.op() == OpKind.WAIT) && g.senderOf[s] >= 0) start = Math.max(start, delivered[g.senderOf[s]]);
-            if (sh.kind[s] < 0) {
+            if (sh.waitsForSender(s)) start = Math.max(start, delivered[g.senderOf[s]]);
+            if (sh.kind[s] == null) {
                 done[s] = delivered[s] = start;
             } else {
                 delivered[s] = start + drain[s] + lat[s];
-                done[s] = sh.kind[s] == 0 || sh.kind[s] == 3 ? start + issue[s] : delivered[s];
+                done[s] = sh.kind[s].posted ? start + issue[s] : delivered[s];
             }
             path = Math.max(path, delivered[s]);
         }

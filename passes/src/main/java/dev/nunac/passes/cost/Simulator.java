@@ -4,6 +4,7 @@ import dev.nunac.ir.ChunkRef;
 import dev.nunac.ir.OpKind;
 import dev.nunac.ir.Plan;
 import dev.nunac.ir.Step;
+import dev.nunac.ir.TbId;
 import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.topology.Topology;
@@ -53,7 +54,7 @@ public final class Simulator {
      */
     public static long work(Plan plan, Placement pl, Topology topo, SimConfig cfg) {
         int moving = 0;
-        for (var rp : plan.rankPlans()) for (var tb : rp.threadblocks()) for (Step st : tb.steps()) if (Run.movesData(st.op())) moving++;
+        for (var rp : plan.rankPlans()) for (var tb : rp.threadblocks()) for (Step st : tb.steps()) if (TransferKind.movesData(st.op())) moving++;
         int cap = cfg.batchesPerTransfer(moving);
         int spread = pl.direct() ? 2 : Math.max(1, topo.scaleUpPorts().size() / Math.max(1, pl.granularity()));
         double perParcel = 6 + 0.57 * (pl.stats().meanCuPortHops() + pl.stats().meanStackPortHops());
@@ -61,7 +62,7 @@ public final class Simulator {
         for (var rp : plan.rankPlans()) {
             for (var tb : rp.threadblocks()) {
                 for (Step st : tb.steps()) {
-                    if (!Run.movesData(st.op())) continue;
+                    if (!TransferKind.movesData(st.op())) continue;
                     long flits = Math.max(1, (st.count() * pl.chunkBytes() + cfg.flitBytes() - 1) / cfg.flitBytes());
                     long batches = Math.min(cap, Math.max(1, flits / cfg.minBatchFlits()));
                     long perBatch = Math.min(cfg.samplesPerBatch(), Math.min((flits + batches - 1) / batches, spread));
@@ -75,7 +76,7 @@ public final class Simulator {
     /** A transfer in flight: the step, its flits, and the batches still to issue. */
     private static final class Transfer {
         int step, tb, rank, peer, cu;
-        int kind; // 0 remote store, 1 remote load, 2 local
+        TransferKind kind;
         ChunkRef src, dst;
         long bytes, flits, batchFlits, nextFlit;
         int domain;
@@ -110,6 +111,7 @@ public final class Simulator {
         final EventQueue queue = new EventQueue();
         final double[] done, delivered, start;
         final int[] pred;
+        /** Why each step started when it did: a {@link WaitCause} ordinal. */
         final byte[] cause;
         final int[] next, version;
         final double[] tbFree, tbBusy;
@@ -158,17 +160,8 @@ public final class Simulator {
             blocked = b;
             window = Math.max(1, topo.budgets().outstandingPerCu().value());
             int moving = 0;
-            for (Step st : g.steps) if (movesData(st.op())) moving++;
+            for (Step st : g.steps) if (TransferKind.movesData(st.op())) moving++;
             batchCap = cfg.batchesPerTransfer(moving);
-        }
-
-        /** Steps that become transfers in {@link #execute} (signals are one small flit). */
-        static boolean movesData(OpKind op) {
-            return switch (op) {
-                case SEND, RECV_COPY_SEND, RECV_REDUCE_SEND, RECV_REDUCE_COPY_SEND, PUT, GET, GET_REDUCE, COPY, REDUCE,
-                     RESIDUAL_ADD, RECV_REDUCE_COPY -> true;
-                default -> false;
-            };
         }
 
         static double[] nan(int n) {
@@ -218,7 +211,7 @@ public final class Simulator {
             if (s >= s1) return;
             double ready = tbFree[tb];
             int why = s > s0 ? s - 1 : -1;
-            byte cz = (byte) (s > s0 ? 1 : 0);
+            WaitCause cz = s > s0 ? WaitCause.PREVIOUS_STEP : WaitCause.START;
             for (int d : g.deps[s]) {
                 if (Double.isNaN(done[d])) {
                     wait(d, tb);
@@ -227,7 +220,7 @@ public final class Simulator {
                 if (done[d] > ready) {
                     ready = done[d];
                     why = d;
-                    cz = 2;
+                    cz = WaitCause.DEPENDENCY;
                 }
             }
             Step st = g.steps[s];
@@ -241,7 +234,7 @@ public final class Simulator {
                     if (delivered[snd] > ready) {
                         ready = delivered[snd];
                         why = snd;
-                        cz = 3;
+                        cz = WaitCause.PEER_DATA;
                     }
                 }
             }
@@ -251,55 +244,31 @@ public final class Simulator {
             }
             start[s] = now;
             pred[s] = why;
-            cause[s] = cz;
+            cause[s] = (byte) cz.ordinal();
             execute(s, tb, now);
         }
 
         void execute(int s, int tb, double now) {
-            Step st = g.steps[s];
-            OpKind op = st.op();
-            int rank = g.rankOfTb[tb];
-            Transfer tr = null;
-            switch (op) {
-                case SEND, RECV_COPY_SEND, RECV_REDUCE_SEND, RECV_REDUCE_COPY_SEND -> {
-                    int rcv = g.receiverOf[s];
-                    Step rs = rcv >= 0 ? g.steps[rcv] : null;
-                    ChunkRef dst = rs == null ? null : rs.dst() != null ? rs.dst() : rs.src();
-                    int peer = rcv >= 0 ? g.rankOfStep(rcv) : -1;
-                    if (peer >= 0 && dst != null) {
-                        ChunkRef src = st.dst() != null && op.receives ? st.dst() : st.src();
-                        tr = transfer(s, tb, rank, peer, 0, src, dst, st.count());
-                    }
-                }
-                case PUT -> tr = transfer(s, tb, rank, st.peer(), 0, st.src(), st.dst(), st.count());
-                case GET, GET_REDUCE -> tr = transfer(s, tb, rank, st.peer(), 1, st.src(), st.dst(), st.count());
-                case COPY, REDUCE, RESIDUAL_ADD, RECV_REDUCE_COPY -> {
-                    if (st.dst() != null) tr = transfer(s, tb, rank, rank, 2, st.src(), st.dst(), st.count());
-                }
-                case SIGNAL -> {
-                    tr = transfer(s, tb, rank, st.peer(), 0, null, null, 0);
-                }
-                default -> { }
-            }
-            if (tr == null) {
+            StepTransfer x = StepTransfer.of(g, s);
+            if (x == null) {
                 complete(s, tb, now);
                 deliver(s, now);
                 return;
             }
-            batch(tr, now);
+            batch(transfer(s, tb, g.rankOfTb[tb], x), now);
         }
 
-        Transfer transfer(int s, int tb, int rank, int peer, int kind, ChunkRef src, ChunkRef dst, int count) {
+        Transfer transfer(int s, int tb, int rank, StepTransfer x) {
             Transfer t = new Transfer();
             t.step = s;
             t.tb = tb;
             t.rank = rank;
-            t.peer = peer;
-            t.kind = kind;
+            t.peer = x.peer();
+            t.kind = x.kind();
             t.cu = pl.cuOfTb()[tb];
-            t.src = src;
-            t.dst = dst;
-            t.bytes = dst == null ? 8 : count * pages.chunkBytes();
+            t.src = x.src();
+            t.dst = x.dst();
+            t.bytes = t.dst == null ? 8 : x.count() * pages.chunkBytes();
             t.flits = Math.max(1, (t.bytes + cfg.flitBytes() - 1) / cfg.flitBytes());
             long batches = Math.min(batchCap, Math.max(1, t.flits / cfg.minBatchFlits()));
             t.batchFlits = (t.flits + batches - 1) / batches;
@@ -337,13 +306,13 @@ public final class Simulator {
                 long da = t.dst == null ? -1 : pages.address(t.dst, b);
                 int ss = pages.stack(sa), ds;
                 Routes.Exit ex = null;
-                if (t.kind == 2) {
+                if (t.kind == TransferKind.LOCAL) {
                     ds = pages.stack(da);
                 } else {
                     long flitAddr = da >= 0 ? da / cfg.flitBytes() : Hash.mix(t.step * 131L + f);
                     ds = da >= 0 ? pages.stack(da) : Hash.pick(flitAddr, topo.stacks().size());
                     int dom = da >= 0 ? pages.domain(da) : t.domain;
-                    if (t.kind == 1) {
+                    if (t.kind == TransferKind.REMOTE_LOAD) {
                         // a get reads the peer's page: route by the source page
                         long ra = sa >= 0 ? sa / cfg.flitBytes() : flitAddr;
                         ex = routes.exit(t.rank, t.peer, pl.granularity(), sa >= 0 ? pages.domain(sa) : t.domain, ra);
@@ -365,9 +334,9 @@ public final class Simulator {
             double issued = now;
             for (int k = 0; k < parcels; k++) {
                 switch (t.kind) {
-                    case 0 -> routes.remoteStore(rt, t.rank, t.cu, keySrc[k], t.peer, keyDst[k], keyExit[k]);
-                    case 1 -> routes.remoteLoad(rt, t.rank, t.cu, t.peer, keySrc[k] < 0 ? 0 : keySrc[k], keyDst[k], keyExit[k]);
-                    default -> routes.local(rt, t.rank, t.cu, keySrc[k], keyDst[k]);
+                    case REMOTE_STORE, SIGNAL -> routes.remoteStore(rt, t.rank, t.cu, keySrc[k], t.peer, keyDst[k], keyExit[k]);
+                    case REMOTE_LOAD -> routes.remoteLoad(rt, t.rank, t.cu, t.peer, keySrc[k] < 0 ? 0 : keySrc[k], keyDst[k], keyExit[k]);
+                    case LOCAL -> routes.local(rt, t.rank, t.cu, keySrc[k], keyDst[k]);
                 }
                 Parcel p = parcel().load(rt, weight[k], now, t);
                 t.inFlight++;
@@ -379,7 +348,7 @@ public final class Simulator {
             t.issued = issued;
             if (t.nextFlit < t.flits) {
                 queue.add(issued, t.tb, 0, t);
-            } else if (t.kind == 0) {
+            } else if (t.kind.posted) {
                 complete(t.step, t.tb, issued);
                 if (t.inFlight == 0) deliver(t.step, t.delivered);
             } else if (t.inFlight == 0) {
@@ -412,14 +381,14 @@ public final class Simulator {
             t.delivered = Math.max(t.delivered, p.tail);
             // One-way store latency: from the store's issue at the CU until the flit is written in
             // the destination stack (the memory access included).
-            if (t.kind != 2) hist.addSpread(p.head - p.headStore, p.tail - p.tailStore, p.m);
+            if (t.kind != TransferKind.LOCAL) hist.addSpread(p.head - p.headStore, p.tail - p.tailStore, p.m);
             double flits = p.m, tail = p.tail;
             p.owner = null;
             spare.push(p);
             release(t.rank * topo.cus().size() + t.cu, flits, tail);
             t.inFlight--;
             if (t.inFlight > 0 || t.nextFlit < t.flits) return;
-            if (t.kind == 0) {
+            if (t.kind.posted) {
                 if (!Double.isNaN(done[t.step])) deliver(t.step, t.delivered);
             } else {
                 complete(t.step, t.tb, t.delivered);
@@ -524,19 +493,16 @@ public final class Simulator {
             double completion = 0;
             for (int s = 0; s < g.stepCount; s++) {
                 if (Double.isNaN(done[s]) || Double.isNaN(delivered[s])) {
-                    int tb = g.tbOfStep[s];
-                    throw new IllegalStateException("the simulation stalled: r" + g.rankOfTb[tb] + " threadblock "
-                            + plan.rank(g.rankOfTb[tb]).threadblocks().get(tb - firstTbOfRank(g.rankOfTb[tb])).id()
+                    TbId tb = g.tbIds.id(g.tbOfStep[s]);
+                    throw new IllegalStateException("the simulation stalled: r" + tb.rank() + " threadblock " + tb.index()
                             + " step " + g.steps[s].index() + " never ran (a receive without its send, or a dependency cycle)");
                 }
                 completion = Math.max(completion, delivered[s]);
             }
             List<TbTiming> tbs = new ArrayList<>(g.tbCount);
             for (int t = 0; t < g.tbCount; t++) {
-                int r = g.rankOfTb[t];
-                int id = plan.rank(r).threadblocks().get(t - firstTbOfRank(r)).id();
                 double fin = tbFree[t];
-                tbs.add(new TbTiming(r, id, pl.cuOfTb()[t], fin, tbBusy[t], Math.max(0, fin - tbBusy[t])));
+                tbs.add(new TbTiming(g.tbIds.id(t), pl.cuOfTb()[t], fin, tbBusy[t], Math.max(0, fin - tbBusy[t])));
             }
             List<Utilisation> util = new ArrayList<>();
             for (int i = 0; i < sv.count(); i++) {
@@ -548,22 +514,13 @@ public final class Simulator {
             return new SimResult(completion, hist.stats(), hist, List.copyOf(util), List.copyOf(tbs), criticalPath(), events);
         }
 
-        int firstTbOfRank(int r) {
-            int t = 0;
-            for (int q = 0; q < r; q++) t += plan.rank(q).threadblocks().size();
-            return t;
-        }
-
         List<CriticalStep> criticalPath() {
             int last = -1;
             for (int s = 0; s < g.stepCount; s++) if (last < 0 || delivered[s] > delivered[last]) last = s;
             List<CriticalStep> out = new ArrayList<>();
-            String[] causes = {"start", "previous step", "dependency", "peer data"};
             for (int s = last, guard = 0; s >= 0 && guard < g.stepCount; s = pred[s], guard++) {
-                int tb = g.tbOfStep[s], r = g.rankOfTb[tb];
-                int id = plan.rank(r).threadblocks().get(tb - firstTbOfRank(r)).id();
-                out.add(new CriticalStep(r, id, g.steps[s].index(), g.steps[s].op().mnemonic(), start[s], delivered[s],
-                        causes[cause[s]]));
+                out.add(new CriticalStep(g.tbIds.id(g.tbOfStep[s]), g.steps[s].index(), g.steps[s].op().mnemonic(), start[s], delivered[s],
+                        WaitCause.ofOrdinal(cause[s])));
             }
             java.util.Collections.reverse(out);
             return List.copyOf(out);

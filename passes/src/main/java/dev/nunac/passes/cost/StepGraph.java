@@ -4,6 +4,7 @@ import dev.nunac.ir.Dep;
 import dev.nunac.ir.Plan;
 import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
+import dev.nunac.ir.TbNumbering;
 import dev.nunac.ir.Threadblock;
 import dev.nunac.ir.Transfers;
 
@@ -16,6 +17,8 @@ import dev.nunac.ir.Transfers;
 final class StepGraph {
     final Plan plan;
     final int tbCount;
+    /** Threadblock ids by global index (the index of {@code tbStart}, {@code rankOfTb}, {@code tbOfStep}). */
+    final TbNumbering tbIds;
     final int stepCount;
     /** First step id of each threadblock; {@code tbStart[tbCount] == stepCount}. */
     final int[] tbStart;
@@ -31,7 +34,8 @@ final class StepGraph {
 
     StepGraph(Plan plan) {
         this.plan = plan;
-        this.tbCount = plan.threadblockCount();
+        this.tbIds = TbNumbering.of(plan);
+        this.tbCount = tbIds.count();
         tbStart = new int[tbCount + 1];
         rankOfTb = new int[tbCount];
         Transfers transfers = Transfers.of(plan);

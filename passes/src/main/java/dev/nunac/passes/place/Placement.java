@@ -16,6 +16,15 @@ import java.util.Locale;
  * stack), indexed like {@link Accesses#threadblocks()} (plan order) and the chunk space's
  * storages. {@code domainOfTb} is the NAR domain (or, on direct topologies, the plane of the
  * port to the peer; -1 when the traffic is hashed).
+ *
+ * <p>The arrays ({@code cuOfTb}, {@code domainOfTb}, {@code groupOfTb}, indexed by the global
+ * threadblock index of {@link dev.nunac.ir.TbNumbering}, and each {@link PageMap}'s) are owned
+ * by the placement: {@link Placer} fills fresh ones, hands them over here and keeps no
+ * reference, and nothing writes them afterwards; a pass that wants a variant clones them (as the
+ * search's refinement does with the domains). They stay bare arrays, not copies or views,
+ * because the cost models read them per step. Tests check that realisation, the cost models
+ * ({@code PlacementArraysTest}) and every output ({@code PlacementOwnershipTest}) leave them as
+ * they were.
  */
 public record Placement(Policy policy, int granularity, boolean direct, long chunkBytes, long pageBytes,
                         int[] cuOfTb, int[] domainOfTb, int[] groupOfTb, List<PageMap> pages,

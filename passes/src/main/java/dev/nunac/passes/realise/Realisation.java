@@ -1,6 +1,7 @@
 package dev.nunac.passes.realise;
 
 import dev.nunac.ir.Plan;
+import dev.nunac.ir.TbNumbering;
 import dev.nunac.pass.Compilation;
 import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
@@ -11,6 +12,7 @@ import dev.nunac.topology.Dispatch;
 import dev.nunac.topology.Topology;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 
@@ -43,16 +45,11 @@ public final class Realisation extends BasePass {
         int words = maxBit / 32 + 1;
         Dispatch dispatch = topo.dispatch();
         List<Realised.RankLaunch> ranks = new ArrayList<>();
-        int base = 0;
+        TbNumbering tbs = TbNumbering.of(plan);
         for (int r = 0; r < plan.ranks(); r++) {
-            int ntb = plan.rank(r).threadblocks().size();
-            int[] cuOf = new int[ntb];
-            int[] domainOf = new int[ntb];
-            for (int t = 0; t < ntb; t++) {
-                cuOf[t] = pl.cuOfTb()[base + t];
-                domainOf[t] = pl.domainOfTb()[base + t];
-            }
-            base += ntb;
+            int ntb = tbs.size(r), base = tbs.first(r);
+            int[] cuOf = Arrays.copyOfRange(pl.cuOfTb(), base, base + ntb);
+            int[] domainOf = Arrays.copyOfRange(pl.domainOfTb(), base, base + ntb);
             int[] slotOf = new int[ntb];
             int[] grid = gridOrder(topo, dispatch, cuOf, slotOf);
             List<int[]> masks = new ArrayList<>();
@@ -65,11 +62,10 @@ public final class Realisation extends BasePass {
     /** The most blocks any rank's launch grid needs for placement {@code pl}, padding included. */
     public static int widestGrid(Plan plan, Placement pl, Topology topo) {
         int widest = 0;
-        int base = 0;
+        TbNumbering tbs = TbNumbering.of(plan);
         for (int r = 0; r < plan.ranks(); r++) {
-            int ntb = plan.rank(r).threadblocks().size();
-            int[] cuOf = java.util.Arrays.copyOfRange(pl.cuOfTb(), base, base + ntb);
-            base += ntb;
+            int ntb = tbs.size(r);
+            int[] cuOf = Arrays.copyOfRange(pl.cuOfTb(), tbs.first(r), tbs.first(r) + ntb);
             widest = Math.max(widest, gridOrder(topo, topo.dispatch(), cuOf, new int[ntb]).length);
         }
         return widest;

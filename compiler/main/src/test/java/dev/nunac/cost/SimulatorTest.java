@@ -88,27 +88,30 @@ class SimulatorTest {
     @Test
     void aRoutersInjectionIsSharedByItsEndpoints() {
         // Both CUs on x=0 store 64 flits each through that router, which also takes in the peer's 128 from the port.
-        Topology topo = Topologies.line("{\"x\": 0, \"y\": 0}", 0, 12.8, 0);
-        SimResult s = burst(topo, 2);
-        var in = s.busiest("router-in");
-        assertEquals("r0 router r0_0 in", in.server().replace("r1 ", "r0 "));
-        assertEquals(4 * FLITS * 256 / 12.8, in.busyNs(), 1e-6, "2 x 64 flits out of the CUs, 2 x 64 in from the port");
-        assertTrue(s.completionNs() >= 4 * FLITS * 256 / 12.8, "the router's injection binds: " + s.completionNs());
-        assertEquals(in.busyNs(), s.utilisation().get(0).busyNs(), 1e-6, "and it is the busiest server");
+        SimResult s = routerBinds("in", Topologies.line("{\"x\": 0, \"y\": 0}", 0, 12.8, 0));
+        assertEquals(s.busiest("router-in").busyNs(), s.utilisation().get(0).busyNs(), 1e-6, "and it is the busiest server");
     }
 
     @Test
     void aRoutersEjectionIsSharedByItsEndpoints() {
         // x=0 hands 2 x 64 loaded flits to its CUs and the same 128 to the port; x=3 hands the stack the 128 received.
-        Topology topo = Topologies.line("{\"x\": 0, \"y\": 0}", 0, 0, 12.8);
-        SimResult s = burst(topo, 2);
-        var out = s.busiest("router-out");
-        assertEquals("r0 router r0_0 out", out.server().replace("r1 ", "r0 "));
-        assertEquals(4 * FLITS * 256 / 12.8, out.busyNs(), 1e-6);
-        assertTrue(s.completionNs() >= 4 * FLITS * 256 / 12.8, "the router's ejection binds: " + s.completionNs());
+        SimResult s = routerBinds("out", Topologies.line("{\"x\": 0, \"y\": 0}", 0, 0, 12.8));
         double stackRouter = 0;
         for (var u : s.utilisation()) if (u.server().endsWith("router r3_0 out")) stackRouter = Math.max(stackRouter, u.busyNs());
         assertEquals(2 * FLITS * 256 / 12.8, stackRouter, 1e-6, "the stack's router delivered the rank's 128 received flits");
+    }
+
+    /**
+     * Two CUs' burst on {@code topo}, whose x=0 router's {@code way} ("in" or "out") is its only
+     * limit: that server passes 4 x 64 flits (the CUs' 2 x 64 and the port's) and sets the pace.
+     */
+    private static SimResult routerBinds(String way, Topology topo) {
+        SimResult s = burst(topo, 2);
+        var server = s.busiest("router-" + way);
+        assertEquals("r0 router r0_0 " + way, server.server().replace("r1 ", "r0 "));
+        assertEquals(4 * FLITS * 256 / 12.8, server.busyNs(), 1e-6, "2 x 64 flits of the CUs' and 2 x 64 of the port's");
+        assertTrue(s.completionNs() >= 4 * FLITS * 256 / 12.8, "the router's " + way + " server binds: " + s.completionNs());
+        return s;
     }
 
     @Test

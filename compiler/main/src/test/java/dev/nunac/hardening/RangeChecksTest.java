@@ -60,21 +60,21 @@ class RangeChecksTest {
 
     @Test
     void bufferSizesPastTheChunkLimit() throws Exception {
-        expect("o.xml:1:1: error: the plan's buffers hold 4294967294 chunks on its 2 ranks; the limit is 4194304 (raise it with"
-                + " --limit chunks=N)", check("o.xml", xml().replace("o_chunks=\"2\"", "o_chunks=\"" + MAX + "\"")));
-        expect("i.xml:1:1: error: the plan's buffers hold 4294967295 chunks on its 2 ranks; the limit is 4194304 (raise it with"
-                + " --limit chunks=N)", check("i.xml", xml().replace("i_chunks=\"1\"", "i_chunks=\"" + MAX + "\"")));
-        expect("s.xml:1:1: error: the plan's buffers hold 4294967298 chunks on its 2 ranks; the limit is 4194304 (raise it with"
-                + " --limit chunks=N)", check("s.xml", xml().replace("s_chunks=\"0\"", "s_chunks=\"" + MAX + "\"")));
+        tooManyChunks("o.xml", 4294967294L, xml().replace("o_chunks=\"2\"", "o_chunks=\"" + MAX + "\""));
+        tooManyChunks("i.xml", 4294967295L, xml().replace("i_chunks=\"1\"", "i_chunks=\"" + MAX + "\""));
+        tooManyChunks("s.xml", 4294967298L, xml().replace("s_chunks=\"0\"", "s_chunks=\"" + MAX + "\""));
         // In place, the input lies in the output at rank * chunk factor: a huge nchunksperloop reaches far past it.
-        expect("n.xml:1:1: error: the plan's buffers hold 1073741826 chunks on its 2 ranks; the limit is 4194304 (raise it with"
-                + " --limit chunks=N)", check("n.xml", xml().replace("nchunksperloop=\"2\"", "nchunksperloop=\"" + (MAX - 1) + "\"")));
-        expect("j.json:1:1: error: the plan's buffers hold 2147483649 chunks on its 2 ranks; the limit is 4194304 (raise it with"
-                + " --limit chunks=N)", check("j.json", Plans.ONE_SIDED_ALLGATHER.replaceFirst("\"input_chunks\": 1", "\"input_chunks\": " + MAX)));
-        expect("k.json:1:1: error: the plan's buffers hold 2000000004 chunks on its 2 ranks; the limit is 4194304 (raise it with"
-                + " --limit chunks=N)", check("k.json", Plans.ONE_SIDED_ALLGATHER.replace("\"scratch_chunks\": 0", "\"scratch_chunks\": 1000000000")));
+        tooManyChunks("n.xml", 1073741826L, xml().replace("nchunksperloop=\"2\"", "nchunksperloop=\"" + (MAX - 1) + "\""));
+        tooManyChunks("j.json", 2147483649L, Plans.ONE_SIDED_ALLGATHER.replaceFirst("\"input_chunks\": 1", "\"input_chunks\": " + MAX));
+        tooManyChunks("k.json", 2000000004L, Plans.ONE_SIDED_ALLGATHER.replace("\"scratch_chunks\": 0", "\"scratch_chunks\": 1000000000"));
         // The limit can be raised; below it the plan checks as before.
         assertEquals(0, check("ok.xml", xml().replace("s_chunks=\"0\"", "s_chunks=\"100\""), "--limit", "chunks=300").exit());
+    }
+
+    /** The plan in {@code text}, written as {@code file}, is refused for holding {@code chunks} chunks on its 2 ranks. */
+    private void tooManyChunks(String file, long chunks, String text) throws Exception {
+        expect(file + ":1:1: error: the plan's buffers hold " + chunks + " chunks on its 2 ranks; the limit is 4194304 (raise it with"
+                + " --limit chunks=N)", check(file, text));
     }
 
     @Test

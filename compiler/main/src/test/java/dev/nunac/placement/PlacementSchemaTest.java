@@ -24,18 +24,15 @@ class PlacementSchemaTest {
     @TempDir
     Path tmp;
 
+    static final List<String> TOPOLOGIES = List.of("nuna-4die", "mi300x", "b200"), POLICIES = List.of("ua", "nap+nar", "numa");
+
     @Test
     void emittedPlacementsConform() throws Exception {
-        ObjectMapper m = new ObjectMapper();
-        JsonNode schema = m.readTree(TestPaths.repoRoot().resolve("docs/schema/placement.schema.json").toFile());
-        for (String topo : List.of("nuna-4die", "mi300x", "b200")) {
-            for (String policy : List.of("ua", "nap+nar", "numa")) {
-                Path out = tmp.resolve(topo + policy);
-                CliRun r = CliRun.of(TestPaths.examples().resolve("allreduce-ring.msccl").toString(), "--topo", topo,
-                        "-D", "ranks=4", "--policy", policy, "-o", out.toString(), "--emit", "json");
-                assertEquals(0, r.exit(), r.err());
+        JsonNode schema = schema("placement.schema.json");
+        for (String topo : TOPOLOGIES) {
+            for (String policy : POLICIES) {
                 List<String> errors = new ArrayList<>();
-                validate(schema, m.readTree(Files.readString(out.resolve("placement.json"))), "$", errors);
+                validate(schema, json(compile(topo, policy, "--emit", "json").resolve("placement.json")), "$", errors);
                 assertTrue(errors.isEmpty(), topo + " " + policy + ": " + errors);
             }
         }
@@ -43,28 +40,41 @@ class PlacementSchemaTest {
 
     @Test
     void compactAndPerRankPlacementsConform() throws Exception {
-        ObjectMapper m = new ObjectMapper();
-        JsonNode schema = m.readTree(TestPaths.repoRoot().resolve("docs/schema/placement-compact.schema.json").toFile());
-        for (String topo : List.of("nuna-4die", "mi300x", "b200")) {
-            for (String policy : List.of("ua", "nap+nar", "numa")) {
-                Path out = tmp.resolve("compact" + topo + policy);
-                CliRun r = CliRun.of(TestPaths.examples().resolve("allreduce-ring.msccl").toString(), "--topo", topo,
-                        "-D", "ranks=4", "--policy", policy, "-o", out.toString(), "--only", "json", "--compact");
-                assertEquals(0, r.exit(), r.err());
+        JsonNode schema = schema("placement-compact.schema.json");
+        for (String topo : TOPOLOGIES) {
+            for (String policy : POLICIES) {
                 List<String> errors = new ArrayList<>();
-                validate(schema, m.readTree(Files.readString(out.resolve("placement.json"))), "$", errors);
-                Path per = tmp.resolve("per" + topo + policy);
-                r = CliRun.of(TestPaths.examples().resolve("allreduce-ring.msccl").toString(), "--topo", topo,
-                        "-D", "ranks=4", "--policy", policy, "-o", per.toString(), "--only", "json", "--per-rank");
-                assertEquals(0, r.exit(), r.err());
+                validate(schema, json(compile(topo, policy, "--only", "json", "--compact").resolve("placement.json")), "$", errors);
+                Path per = compile(topo, policy, "--only", "json", "--per-rank");
                 for (int k = 0; k < 4; k++) {
-                    JsonNode p = m.readTree(Files.readString(per.resolve(dev.nunac.emit.PerRankOutputs.file(k, 4, dev.nunac.emit.Output.JSON))));
+                    JsonNode p = json(per.resolve(dev.nunac.emit.PerRankOutputs.file(k, 4, dev.nunac.emit.Output.JSON)));
                     validate(schema, p, "rank " + k + " $", errors);
                     if (!p.has("part")) errors.add("rank " + k + ": no part");
                 }
                 assertTrue(errors.isEmpty(), topo + " " + policy + ": " + errors);
             }
         }
+    }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    static JsonNode schema(String name) throws java.io.IOException {
+        return MAPPER.readTree(TestPaths.repoRoot().resolve("docs/schema").resolve(name).toFile());
+    }
+
+    static JsonNode json(Path file) throws java.io.IOException {
+        return MAPPER.readTree(Files.readString(file));
+    }
+
+    /** The 4-rank ring all-reduce compiled on {@code topo} under {@code policy} with {@code emit}'s options: its output folder. */
+    private Path compile(String topo, String policy, String... emit) {
+        Path out = tmp.resolve(topo + " " + policy + " " + String.join(" ", emit).replace("-", ""));
+        List<String> args = new ArrayList<>(List.of(TestPaths.examples().resolve("allreduce-ring.msccl").toString(), "--topo", topo,
+                "-D", "ranks=4", "--policy", policy, "-o", out.toString()));
+        args.addAll(List.of(emit));
+        CliRun r = CliRun.of(args.toArray(String[]::new));
+        assertEquals(0, r.exit(), r.err());
+        return out;
     }
 
     static void validate(JsonNode s, JsonNode v, String path, List<String> errors) {

@@ -171,9 +171,6 @@ class PlacedMscclppJsonTest {
         Path out = tmp.resolve("out");
         CliRun run = CliRun.of(TestPaths.examples().resolve("allgather-direct.msccl").toString(), "--topo", "mi300x", "-o",
                 out.toString(), "--emit", "placed-json");
-        assertEquals(2, run.exit(), run.err());
-        assertTrue(run.err().contains("--emit placed-json: "), run.err());
-        assertTrue(run.err().contains("is not an MSCCL++ execution plan (.json); placed-xml writes MSCCL-IR plans"), run.err());
-        assertFalse(Files.exists(out));
+        run.assertRefused(2, out, "--emit placed-json: ", "is not an MSCCL++ execution plan (.json); placed-xml writes MSCCL-IR plans");
     }
 }

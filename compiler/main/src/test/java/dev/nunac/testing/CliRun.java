@@ -18,4 +18,15 @@ public record CliRun(int exit, String out, String err) {
         }
         return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
+
+    /**
+     * The run was refused as bad input should be: exit {@code code}, every fragment in its
+     * message, no stack trace, and nothing written to {@code out}.
+     */
+    public void assertRefused(int code, java.nio.file.Path out, String... fragments) {
+        org.junit.jupiter.api.Assertions.assertEquals(code, exit, err);
+        for (String f : fragments) org.junit.jupiter.api.Assertions.assertTrue(err.contains(f), err);
+        org.junit.jupiter.api.Assertions.assertFalse(err.contains("Exception"), err);
+        org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(out), out + " was written");
+    }
 }

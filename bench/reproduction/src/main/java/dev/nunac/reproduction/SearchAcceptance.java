@@ -77,7 +77,7 @@ final class SearchAcceptance {
                 + "|---|---|---|---|---|---|---|---|---|---|\n");
         int points = 0, met = 0;
         double worstUa = Double.POSITIVE_INFINITY, worstBest = 0;
-        Map<String, Point> at = points(gpus, sizes, true);
+        Map<String, Point> at = points(gpus, sizes, true, false);
         for (String ex : COLLECTIVES) {
             for (int g : gpus) {
                 for (long s : sizes) {
@@ -99,15 +99,18 @@ final class SearchAcceptance {
 
     /**
      * Every grid point, by "collective GPUs size": one task per collective and pod size (its
-     * compile, then each size), the tasks side by side on the cores, the largest pods first.
+     * compile, then each size), the largest pods first, side by side on the cores if {@code sideBySide}.
      * {@code echo}: each point on standard error as it is done (a grid takes about an hour).
+     * {@code sideBySide} false: one task at a time. The whole grid runs so: two of its tasks at
+     * once ran out of the default heap at 64 GPUs and 1 GB, where the paper policies' exhaustive
+     * search keeps many page maps.
      */
-    Map<String, Point> points(int[] gpus, long[] sizes, boolean echo) {
+    Map<String, Point> points(int[] gpus, long[] sizes, boolean echo, boolean sideBySide) {
         Map<String, Point> at = new java.util.concurrent.ConcurrentHashMap<>();
         List<Object[]> tasks = new ArrayList<>();
         for (String ex : COLLECTIVES) for (int g : gpus) tasks.add(new Object[] {ex, g});
         tasks.sort(java.util.Comparator.comparingInt((Object[] t) -> (Integer) t[1]).reversed());
-        PaperReproduction.inParallel(tasks, t -> {
+        java.util.function.Consumer<Object[]> run = t -> {
             String ex = (String) t[0];
             int g = (Integer) t[1];
             CompileResult base = compile(ex, g);
@@ -120,7 +123,9 @@ final class SearchAcceptance {
                             PaperReproduction.size(s), p.choice(), p.choiceNs() / 1000, p.speedup(), p.ofBest(), p.best());
                 }
             }
-        });
+        };
+        if (sideBySide) PaperReproduction.inParallel(tasks, run);
+        else tasks.forEach(run);
         return at;
     }
 
@@ -160,7 +165,7 @@ final class SearchAcceptance {
         StringBuilder sb = new StringBuilder("| collective | size | ideal bound (us) | UA (us) | choice | choice (us) | × UA | of ideal | Algorithm 1 (nap+nar, packed) × UA |\n"
                 + "|---|---|---|---|---|---|---|---|---|\n");
         long[] sizes = {100_000L, 1_000_000L};
-        Map<String, Point> at = points(new int[] {8}, sizes, false);
+        Map<String, Point> at = points(new int[] {8}, sizes, false, true);
         for (String ex : COLLECTIVES) {
             Plan plan = plans.apply(ex, 8);
             for (long s : sizes) {

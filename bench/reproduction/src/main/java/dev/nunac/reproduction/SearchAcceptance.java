@@ -97,6 +97,9 @@ final class SearchAcceptance {
         return sb.toString();
     }
 
+    /** One task of the grid: a collective on a pod of GPUs. */
+    private record Pod(String collective, int gpus) {}
+
     /**
      * Every grid point, by "collective GPUs size": one task per collective and pod size (its
      * compile, then each size), the largest pods first, side by side on the cores if {@code sideBySide}.
@@ -107,12 +110,12 @@ final class SearchAcceptance {
      */
     Map<String, Point> points(int[] gpus, long[] sizes, boolean echo, boolean sideBySide) {
         Map<String, Point> at = new java.util.concurrent.ConcurrentHashMap<>();
-        List<Object[]> tasks = new ArrayList<>();
-        for (String ex : COLLECTIVES) for (int g : gpus) tasks.add(new Object[] {ex, g});
-        tasks.sort(java.util.Comparator.comparingInt((Object[] t) -> (Integer) t[1]).reversed());
-        java.util.function.Consumer<Object[]> run = t -> {
-            String ex = (String) t[0];
-            int g = (Integer) t[1];
+        List<Pod> tasks = new ArrayList<>();
+        for (String ex : COLLECTIVES) for (int g : gpus) tasks.add(new Pod(ex, g));
+        tasks.sort(java.util.Comparator.comparingInt(Pod::gpus).reversed());
+        java.util.function.Consumer<Pod> run = t -> {
+            String ex = t.collective();
+            int g = t.gpus();
             CompileResult base = compile(ex, g);
             for (long s : sizes) {
                 PaperReproduction.progress.step(String.format(Locale.ROOT, "search acceptance: %s, %d GPUs, %s", ex, g, PaperReproduction.size(s)));

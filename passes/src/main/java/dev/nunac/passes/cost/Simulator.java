@@ -53,9 +53,7 @@ public final class Simulator {
      * for work budgets.
      */
     public static long work(Plan plan, Placement pl, Topology topo, SimConfig cfg) {
-        int moving = 0;
-        for (var rp : plan.rankPlans()) for (var tb : rp.threadblocks()) for (Step st : tb.steps()) if (TransferKind.movesData(st.op())) moving++;
-        int cap = cfg.batchesPerTransfer(moving);
+        int cap = cfg.batchesPerTransfer(movingSteps(plan));
         int spread = pl.direct() ? 2 : Math.max(1, topo.scaleUpPorts().size() / Math.max(1, pl.granularity()));
         double perParcel = 6 + 0.57 * (pl.stats().meanCuPortHops() + pl.stats().meanStackPortHops());
         double events = 0;
@@ -71,6 +69,13 @@ public final class Simulator {
             }
         }
         return (long) events;
+    }
+
+    /** The plan's data-moving steps, over which the batch budget is shared ({@link SimConfig#batchesPerTransfer}). */
+    static int movingSteps(Plan plan) {
+        int moving = 0;
+        for (var rp : plan.rankPlans()) for (var tb : rp.threadblocks()) for (Step st : tb.steps()) if (TransferKind.movesData(st.op())) moving++;
+        return moving;
     }
 
     /** A transfer in flight: the step, its flits, and the batches still to issue. */
@@ -159,9 +164,7 @@ public final class Simulator {
             java.util.ArrayDeque<Transfer>[] b = new java.util.ArrayDeque[outstanding.length];
             blocked = b;
             window = Math.max(1, topo.budgets().outstandingPerCu().value());
-            int moving = 0;
-            for (Step st : g.steps) if (TransferKind.movesData(st.op())) moving++;
-            batchCap = cfg.batchesPerTransfer(moving);
+            batchCap = cfg.batchesPerTransfer(movingSteps(plan));
         }
 
         static double[] nan(int n) {

@@ -16,11 +16,24 @@ class PageAllocatorTest {
         return new PageAllocator(space, 2048, 4096, 2, new PageMap.Layout[] {layout, layout}, 1);
     }
 
+    /** The allocator after the votes {chunk, stack} in order, each chunk its own voter, in no domain. */
+    static PageAllocator voted(PageMap.Layout layout, int[]... votes) {
+        PageAllocator a = allocator(layout);
+        for (int[] v : votes) a.vote(v[0], v[1], -1, v[0]);
+        return a;
+    }
+
+    /** The same votes, their conflicts settled by the paper's rule: the first vote keeps the page. */
+    static PageAllocator firstComeFirstServed(PageMap.Layout layout, int[]... votes) {
+        PageAllocator a = voted(layout, votes);
+        a.firstComeFirstServed();
+        return a;
+    }
+
     @Test
     void twoChunksAskingForOnePageDifferentlyGoWhereTheWorstCostIsLeast() {
-        PageAllocator a = allocator(PageMap.Layout.NATURAL);
-        a.vote(0, 0, -1, 0); // chunk 0 (voter 0) asks for stack 0
-        a.vote(1, 1, -1, 1); // chunk 1, on the same page, for stack 1
+        // chunk 0 (voter 0) asks for stack 0, chunk 1, on the same page, for stack 1
+        PageAllocator a = voted(PageMap.Layout.NATURAL, new int[] {0, 0}, new int[] {1, 1});
         // voter 0 pays 10 on stack 1, voter 1 only 2 on stack 0: stack 0 costs the worst voter least
         a.resolve((voter, stack, domain) -> voter == 0 ? (stack == 0 ? 1 : 10) : (stack == 1 ? 1 : 2));
         assertEquals(0, a.stackOf(1));
@@ -29,20 +42,14 @@ class PageAllocatorTest {
 
     @Test
     void thePapersRuleKeepsTheFirstVote() {
-        PageAllocator a = allocator(PageMap.Layout.NATURAL);
-        a.vote(1, 1, -1, 1);
-        a.vote(0, 0, -1, 0);
-        a.firstComeFirstServed();
+        PageAllocator a = firstComeFirstServed(PageMap.Layout.NATURAL, new int[] {1, 1}, new int[] {0, 0});
         assertEquals(1, a.stackOf(0));
         assertEquals(1, a.conflicts);
     }
 
     @Test
     void alignedChunksNeverSharePagesAndUntouchedPagesAreDealtRoundRobin() {
-        PageAllocator a = allocator(PageMap.Layout.ALIGNED);
-        a.vote(0, 1, -1, 0);
-        a.vote(1, 0, -1, 1);
-        a.firstComeFirstServed();
+        PageAllocator a = firstComeFirstServed(PageMap.Layout.ALIGNED, new int[] {0, 1}, new int[] {1, 0});
         assertEquals(0, a.conflicts);
         a.fillRest(1, true);
         assertEquals(2 + 4, a.untouched, "input's other two pages and all four of output's");

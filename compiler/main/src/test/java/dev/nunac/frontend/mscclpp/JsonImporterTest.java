@@ -39,6 +39,13 @@ class JsonImporterTest {
         return read(plan(ops)).rank(0).tb(0).steps();
     }
 
+    /** The steps {@code ops} lower to, checked to be of these kinds in this order. */
+    static List<Step> lowered(String ops, OpKind... kinds) {
+        List<Step> s = steps(ops);
+        assertEquals(List.of(kinds), s.stream().map(Step::op).toList());
+        return s;
+    }
+
     static ChunkRef c(int rank, String buf, int index) {
         return ChunkRef.of(rank, buf, index);
     }
@@ -65,9 +72,9 @@ class JsonImporterTest {
 
     @Test
     void signalAndWaitNameTheChannelsPeer() {
-        List<Step> s = steps("{\"name\": \"signal\", \"channel_ids\": [0], \"channel_type\": \"memory\"},"
-                + "{\"name\": \"rlxwait\", \"channel_ids\": [0], \"channel_type\": \"memory\"}, {\"name\": \"flush\"}");
-        assertEquals(List.of(OpKind.SIGNAL, OpKind.WAIT, OpKind.NOP), s.stream().map(Step::op).toList());
+        List<Step> s = lowered("{\"name\": \"signal\", \"channel_ids\": [0], \"channel_type\": \"memory\"},"
+                + "{\"name\": \"rlxwait\", \"channel_ids\": [0], \"channel_type\": \"memory\"}, {\"name\": \"flush\"}",
+                OpKind.SIGNAL, OpKind.WAIT, OpKind.NOP);
         assertEquals(1, s.get(0).peer());
         assertEquals(1, s.get(1).peer());
     }
@@ -75,8 +82,7 @@ class JsonImporterTest {
     @Test
     void remoteReduceThenStore() {
         // rres: i0 = i0 + r1:s0, then stored to r1:i1.
-        List<Step> s = steps(op("rres", LOCAL_I0 + "," + REMOTE_S0, LOCAL_I0 + "," + REMOTE_I1));
-        assertEquals(List.of(OpKind.GET_REDUCE, OpKind.PUT), s.stream().map(Step::op).toList());
+        List<Step> s = lowered(op("rres", LOCAL_I0 + "," + REMOTE_S0, LOCAL_I0 + "," + REMOTE_I1), OpKind.GET_REDUCE, OpKind.PUT);
         assertEquals(c(1, "scratch", 0), s.get(0).src());
         assertEquals(c(0, "input", 0), s.get(0).dst());
         assertEquals(c(1, "input", 1), s.get(1).dst());
@@ -84,29 +90,26 @@ class JsonImporterTest {
 
     @Test
     void localReduceIntoAnotherDestinationCopiesFirst() {
-        List<Step> s = steps(op("re", LOCAL_I0 + "," + LOCAL_S1, "{\"type\": \"o\", \"index\": 0, \"size\": 1}"));
-        assertEquals(List.of(OpKind.COPY, OpKind.REDUCE), s.stream().map(Step::op).toList());
+        List<Step> s = lowered(op("re", LOCAL_I0 + "," + LOCAL_S1, "{\"type\": \"o\", \"index\": 0, \"size\": 1}"), OpKind.COPY, OpKind.REDUCE);
         assertEquals(c(0, "output", 0), s.get(1).dst());
     }
 
     @Test
     void packetOpsMoveTheirData() {
-        List<Step> s = steps(op("ppkt", LOCAL_I0, REMOTE_S0) + "," + op("upkt", LOCAL_S1, LOCAL_I0));
-        assertEquals(List.of(OpKind.PUT, OpKind.COPY), s.stream().map(Step::op).toList());
+        lowered(op("ppkt", LOCAL_I0, REMOTE_S0) + "," + op("upkt", LOCAL_S1, LOCAL_I0), OpKind.PUT, OpKind.COPY);
     }
 
     @Test
     void pipelineLowersItsNestedOps() {
-        List<Step> s = steps("{\"name\": \"pipeline\", \"iter_context\": {\"unit_size\": 1, \"num_chunks\": 1}, \"ops\": ["
-                + op("put", LOCAL_I0, REMOTE_S0) + ", {\"name\": \"nop\"}]}");
-        assertEquals(List.of(OpKind.PUT, OpKind.NOP), s.stream().map(Step::op).toList());
+        lowered("{\"name\": \"pipeline\", \"iter_context\": {\"unit_size\": 1, \"num_chunks\": 1}, \"ops\": ["
+                + op("put", LOCAL_I0, REMOTE_S0) + ", {\"name\": \"nop\"}]}", OpKind.PUT, OpKind.NOP);
     }
 
     @Test
     void switchReduceReadsAndWritesEveryRankOfTheGroup() {
         String sw = "{\"switch_channel_id\": 0, \"index\": 1, \"size\": 1}";
-        List<Step> s = steps("{\"name\": \"glres\", \"src_buff\": [" + sw + "], \"dst_buff\": [" + sw + "], \"channel_type\": \"switch\"}");
-        assertEquals(List.of(OpKind.GET_REDUCE, OpKind.PUT), s.stream().map(Step::op).toList());
+        List<Step> s = lowered("{\"name\": \"glres\", \"src_buff\": [" + sw + "], \"dst_buff\": [" + sw + "], \"channel_type\": \"switch\"}",
+                OpKind.GET_REDUCE, OpKind.PUT);
         assertEquals(c(1, "input", 1), s.get(0).src());
         assertEquals(c(0, "input", 1), s.get(0).dst());
         assertEquals(c(1, "input", 1), s.get(1).dst());

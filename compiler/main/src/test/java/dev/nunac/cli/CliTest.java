@@ -15,6 +15,14 @@ class CliTest {
         return TestPaths.examples().resolve(name + ".msccl").toString();
     }
 
+    /** nunac with {@code args} exits {@code code} and says {@code fragment} on stderr. */
+    private static CliRun refused(int code, String fragment, String... args) {
+        CliRun r = CliRun.of(args);
+        assertEquals(code, r.exit(), r.err());
+        assertTrue(r.err().contains(fragment), r.err());
+        return r;
+    }
+
     @Test
     void checkPrintsOneLineOk() {
         CliRun r = CliRun.of("check", example("allgather-direct"), "-D", "ranks=8");
@@ -43,17 +51,13 @@ class CliTest {
 
     @Test
     void badFlagIsAUsageError() {
-        CliRun r = CliRun.of("check", "--bogus", example("allgather-direct"));
-        assertEquals(2, r.exit());
-        assertTrue(r.err().contains("Unrecognized option: --bogus"), r.err());
+        CliRun r = refused(2, "Unrecognized option: --bogus", "check", "--bogus", example("allgather-direct"));
         assertTrue(r.err().contains("nunac help check"), r.err());
     }
 
     @Test
     void unknownCommandIsAUsageError() {
-        CliRun r = CliRun.of("frobnicate");
-        assertEquals(2, r.exit());
-        assertTrue(r.err().contains("unknown command 'frobnicate'"), r.err());
+        refused(2, "unknown command 'frobnicate'", "frobnicate");
     }
 
     @Test
@@ -70,9 +74,7 @@ class CliTest {
 
     @Test
     void missingPlanArgument() {
-        CliRun r = CliRun.of("check");
-        assertEquals(2, r.exit());
-        assertTrue(r.err().contains("missing PLAN"), r.err());
+        refused(2, "missing PLAN", "check");
     }
 
     @Test
@@ -85,16 +87,13 @@ class CliTest {
 
     @Test
     void badLimitIsAUsageError() {
-        CliRun r = CliRun.of("check", example("allgather-direct"), "--limit", "bogus=3");
-        assertEquals(2, r.exit());
-        assertTrue(r.err().contains("unknown limit 'bogus'"), r.err());
+        refused(2, "unknown limit 'bogus'", "check", example("allgather-direct"), "--limit", "bogus=3");
     }
 
     @Test
     void loopLimitIsConfigurable() {
-        CliRun r = CliRun.of("check", example("allgather-direct"), "--limit", "loop-iterations=10");
-        assertEquals(1, r.exit());
-        assertTrue(r.err().contains("loop iterations in all (raise it with --limit loop-iterations=N)"), r.err());
+        refused(1, "loop iterations in all (raise it with --limit loop-iterations=N)", "check", example("allgather-direct"), "--limit",
+                "loop-iterations=10");
     }
 
     @Test

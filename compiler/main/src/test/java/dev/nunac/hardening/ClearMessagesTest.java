@@ -29,8 +29,10 @@ class ClearMessagesTest {
         return TestPaths.examples().resolve("allgather-direct.msccl").toString();
     }
 
-    static void one(int exit, String stderr, CliRun r) {
-        assertEquals(stderr + "\n", r.err());
+    /** {@code nunac check file} exits {@code exit} with one message: the file's name, then {@code message}. */
+    static void checkSays(int exit, Path file, String message) {
+        CliRun r = DocumentedErrorsTest.run("check", file.toString());
+        assertEquals(file + message + "\n", r.err());
         assertEquals(exit, r.exit());
     }
 
@@ -47,22 +49,20 @@ class ClearMessagesTest {
     void xmlElementWithTensOfThousandsOfAttributesGetsNuncasOwnLimitMessage() throws Exception {
         StringBuilder sb = new StringBuilder("<algo");
         for (int i = 0; i < 20_000; i++) sb.append(" a").append(i).append("=\"1\"");
-        Path x = write("a.xml", sb.append("/>").toString());
-        one(3, x + ":1:1: error: element <algo> has 20000 attributes; the limit is 64 (raise it with --limit attributes=N)",
-                DocumentedErrorsTest.run("check", x.toString()));
+        checkSays(3, write("a.xml", sb.append("/>").toString()),
+                ":1:1: error: element <algo> has 20000 attributes; the limit is 64 (raise it with --limit attributes=N)");
     }
 
     @Test
     void unknownEscapeInADslStringIsOneErrorAtTheEscape() throws Exception {
-        Path f = write("e.msccl", "program \"a\\x41\" collective allgather(2) {\n}\n");
-        one(1, f + ":1:11: error: unknown escape '\\x' in a string (a string knows \\\", \\\\, \\n and \\t)",
-                DocumentedErrorsTest.run("check", f.toString()));
+        checkSays(1, write("e.msccl", "program \"a\\x41\" collective allgather(2) {\n}\n"),
+                ":1:11: error: unknown escape '\\x' in a string (a string knows \\\", \\\\, \\n and \\t)");
     }
 
     @Test
     void lineSeparatorInDslCodeIsShownAsItsCodePoint() throws Exception {
-        Path f = write("u.msccl", "program \"a\" collective allgather(2) {\n  let x = 1;\u2028\n}\n");
-        one(1, f + ":2:13: error: unexpected character U+2028", DocumentedErrorsTest.run("check", f.toString()));
+        checkSays(1, write("u.msccl", "program \"a\" collective allgather(2) {\n  let x = 1;\u2028\n}\n"),
+                ":2:13: error: unexpected character U+2028");
     }
 
     @Test
@@ -106,7 +106,7 @@ class ClearMessagesTest {
             } catch (java.io.IOException e) {
                 Assumptions.abort("no symbolic links here");
             }
-            one(3, link + ": error: cannot read: Input/output error", DocumentedErrorsTest.run("check", link.toString()));
+            checkSays(3, link, ": error: cannot read: Input/output error");
         }
     }
 
@@ -118,9 +118,8 @@ class ClearMessagesTest {
         System.arraycopy(bom, 0, two, 0, 3);
         System.arraycopy(bom, 0, two, 3, 3);
         System.arraycopy(json, 0, two, 6, json.length);
-        Path f = Files.write(dir.resolve("b.json"), two);
-        one(3, f + ":1:1: error: unexpected character U+FEFF (a byte-order mark, allowed only at the start of the file)",
-                DocumentedErrorsTest.run("check", f.toString()));
+        checkSays(3, Files.write(dir.resolve("b.json"), two),
+                ":1:1: error: unexpected character U+FEFF (a byte-order mark, allowed only at the start of the file)");
     }
 
     @Test
@@ -134,9 +133,8 @@ class ClearMessagesTest {
 
     @Test
     void hugeDslChunkIndexIsReportedAsWritten() throws Exception {
-        Path f = write("i.msccl", "program \"p\" collective allgather(2) {\n  chunk(0, input, 9223372036854775807).copy(1, output, 0);\n}\n");
-        one(1, f + ":2:12: error: index 9223372036854775807 is out of bounds for buffer 'input' of 1 chunks on rank 0",
-                DocumentedErrorsTest.run("check", f.toString()));
+        checkSays(1, write("i.msccl", "program \"p\" collective allgather(2) {\n  chunk(0, input, 9223372036854775807).copy(1, output, 0);\n}\n"),
+                ":2:12: error: index 9223372036854775807 is out of bounds for buffer 'input' of 1 chunks on rank 0");
     }
 
     @Test

@@ -12,8 +12,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Emitted placement.json files conform to docs/schema/placement.schema.json. The check covers
@@ -26,34 +29,32 @@ class PlacementSchemaTest {
 
     static final List<String> TOPOLOGIES = List.of("nuna-4die", "mi300x", "b200"), POLICIES = List.of("ua", "nap+nar", "numa");
 
-    @Test
-    void emittedPlacementsConform() throws Exception {
-        JsonNode schema = schema("placement.schema.json");
-        for (String topo : TOPOLOGIES) {
-            for (String policy : POLICIES) {
-                List<String> errors = new ArrayList<>();
-                validate(schema, json(compile(topo, policy, "--emit", "json").resolve("placement.json")), "$", errors);
-                assertTrue(errors.isEmpty(), topo + " " + policy + ": " + errors);
-            }
-        }
+    /** Every topology under every policy. */
+    static Stream<Arguments> compilations() {
+        return TOPOLOGIES.stream().flatMap(topo -> POLICIES.stream().map(policy -> Arguments.of(topo, policy)));
     }
 
-    @Test
-    void compactAndPerRankPlacementsConform() throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("compilations")
+    void emittedPlacementsConform(String topo, String policy) throws Exception {
+        List<String> errors = new ArrayList<>();
+        validate(schema("placement.schema.json"), json(compile(topo, policy, "--emit", "json").resolve("placement.json")), "$", errors);
+        assertTrue(errors.isEmpty(), topo + " " + policy + ": " + errors);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("compilations")
+    void compactAndPerRankPlacementsConform(String topo, String policy) throws Exception {
         JsonNode schema = schema("placement-compact.schema.json");
-        for (String topo : TOPOLOGIES) {
-            for (String policy : POLICIES) {
-                List<String> errors = new ArrayList<>();
-                validate(schema, json(compile(topo, policy, "--only", "json", "--compact").resolve("placement.json")), "$", errors);
-                Path per = compile(topo, policy, "--only", "json", "--per-rank");
-                for (int k = 0; k < 4; k++) {
-                    JsonNode p = json(per.resolve(dev.nunac.emit.PerRankOutputs.file(k, 4, dev.nunac.emit.Output.JSON)));
-                    validate(schema, p, "rank " + k + " $", errors);
-                    if (!p.has("part")) errors.add("rank " + k + ": no part");
-                }
-                assertTrue(errors.isEmpty(), topo + " " + policy + ": " + errors);
-            }
+        List<String> errors = new ArrayList<>();
+        validate(schema, json(compile(topo, policy, "--only", "json", "--compact").resolve("placement.json")), "$", errors);
+        Path per = compile(topo, policy, "--only", "json", "--per-rank");
+        for (int k = 0; k < 4; k++) {
+            JsonNode p = json(per.resolve(dev.nunac.emit.PerRankOutputs.file(k, 4, dev.nunac.emit.Output.JSON)));
+            validate(schema, p, "rank " + k + " $", errors);
+            if (!p.has("part")) errors.add("rank " + k + ": no part");
         }
+        assertTrue(errors.isEmpty(), topo + " " + policy + ": " + errors);
     }
 
     private static final ObjectMapper MAPPER = new ObjectMapper();

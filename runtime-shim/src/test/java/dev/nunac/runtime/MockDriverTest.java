@@ -231,12 +231,18 @@ class MockDriverTest {
         return run(backend, env, OPTIONS + (options.isEmpty() ? "" : " " + options), 0);
     }
 
+    /** A run on {@code visible} devices without further fakes, which must succeed. */
+    private MockDrivers.Run passedOnDevices(String backend, int visible, String options) throws Exception {
+        MockDrivers.Run r = onDevices(backend, visible, Map.of(), options);
+        assertEquals(0, r.exit(), r.stderr() + "\n" + r.report().text());
+        return r;
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"hip", "cuda"})
     void byDefaultEachRankRunsOnItsOwnVisibleDevice(String backend) throws Exception {
-        MockDrivers.Run r = onDevices(backend, 2, Map.of(), "");
+        MockDrivers.Run r = passedOnDevices(backend, 2, "");
         LaunchReport rep = r.report();
-        assertEquals(0, r.exit(), r.stderr() + "\n" + rep.text());
         assertEquals("verified", r.state());
         assertTrue(rep.get("devices").startsWith("2 (devices 0-1, ranks in contiguous blocks: 0 on device 0, 1 on device 1;"), rep.text());
         assertTrue(rep.get("device").startsWith("device 0: Mock "), rep.text());
@@ -255,9 +261,8 @@ class MockDriverTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"hip", "cuda"})
     void devicesOneIsLoopbackEvenWhenSeveralAreVisible(String backend) throws Exception {
-        MockDrivers.Run r = onDevices(backend, 4, Map.of(), "devices=1");
+        MockDrivers.Run r = passedOnDevices(backend, 4, "devices=1");
         LaunchReport rep = r.report();
-        assertEquals(0, r.exit(), r.stderr() + "\n" + rep.text());
         assertTrue(rep.get("devices").startsWith("1 (loopback: all 2 ranks on device 0, one arena"), rep.text());
         assertTrue(rep.get("device").endsWith(", loopback ranks"), rep.text());
         assertTrue(r.trace().stream().noneMatch(l -> l.contains("NR_MULTI") || l.contains("PeerAccess") || l.startsWith("joint run")),

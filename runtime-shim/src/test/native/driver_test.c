@@ -43,6 +43,12 @@ static const char *lib(const char *name) {
     return path[k];
 }
 
+/* path = scratch/name, the scratch folder made if it is not there yet. */
+static void in_scratch(char *path, size_t cap, const char *name) {
+    snprintf(path, cap, "%s/%s", scratch, name);
+    mkdir(scratch, 0755);
+}
+
 /* A clean fake environment: every NUNART_MOCK_ variable the tests set is reset here. */
 static void fakes(const char *backend, int units, int devices, const char *cc) {
     static const char *vars[] = {"NUNART_MOCK_CC", "NUNART_MOCK_CC_MINOR", "NUNART_MOCK_OCCUPANCY", "NUNART_MOCK_DRIVER_VERSION",
@@ -224,8 +230,7 @@ static void kfd(const char *root, int gfx) {
 
 static void test_hip_kfd(const char *table) {
     char root[4096], line[1024];
-    snprintf(root, sizeof root, "%s/kfd-nodes", scratch);
-    mkdir(scratch, 0755);
+    in_scratch(root, sizeof root, "kfd-nodes");
     kfd(root, 90402);
     fakes("hip", 2, 1, NULL);
     setenv("NUNART_KFD_TOPOLOGY", root, 1);
@@ -265,8 +270,7 @@ static void test_hip_kfd(const char *table) {
  * before hipRTC sees them; option arch must agree. The pre-ROCm-6 layout is read too. */
 static void test_hip_gcn_arch(const char *table) {
     char line[1024], trace[4096];
-    snprintf(trace, sizeof trace, "%s/gcn-trace.txt", scratch);
-    mkdir(scratch, 0755);
+    in_scratch(trace, sizeof trace, "gcn-trace.txt");
     fakes("hip", 2, 1, NULL);
     remove(trace);
     setenv("NUNART_MOCK_TRACE", trace, 1);
@@ -325,8 +329,7 @@ static void test_hip_gcn_arch(const char *table) {
  * block in shader engine 0, gfx942 must read SE 0 and gfx90a SE 4. */
 static void test_hip_hw_id(const char *table) {
     char root[4096], line[1024];
-    snprintf(root, sizeof root, "%s/kfd-nodes-hw-id", scratch);
-    mkdir(scratch, 0755);
+    in_scratch(root, sizeof root, "kfd-nodes-hw-id");
     struct { int gfx; const char *se; } cases[] = {{90402, "SE 0-0,"}, {90010, "SE 4-4,"}};
     for (int i = 0; i < 2; i++) {
         kfd(root, cases[i].gfx);
@@ -497,8 +500,7 @@ static int probe_trace(const char *path, int *allocs, long long *bytes) {
  * of at most 20 MiB, not bound by mem_limit_mb; what it leaves out is named and small. */
 static void test_probe_memory(void) {
     char line[1024], trace[4096];
-    snprintf(trace, sizeof trace, "%s/probe-trace.txt", scratch);
-    mkdir(scratch, 0755);
+    in_scratch(trace, sizeof trace, "probe-trace.txt");
     const char *backend[] = {"cuda", "hip"}, *options[] = {"mem_limit_mb=16", "cus=8 dies=2 mem_limit_mb=16"};
     for (int b = 0; b < 2; b++) {
         fakes(backend[b], 8, 1, "9");

@@ -17,6 +17,7 @@
  * Built with -DNUNART_LIBFUZZER and -fsanitize=fuzzer (clang), the same checks run on
  * libFuzzer's inputs instead (LLVMFuzzerTestOneInput; a finding aborts). */
 #include "nunart.h"
+#include "fakes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -334,19 +335,10 @@ static double now_s(void) {
     return (double) ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The fake HIP driver, one device with the options' dies. */
 static void set_hip(const char *mocks, const char *hip_opts) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/libnunart-mock-hip.so", mocks);
-    setenv("NUNART_HIP_LIBRARY", path, 1);
-    snprintf(path, sizeof path, "%s/libnunart-mock-hiprtc.so", mocks);
-    setenv("NUNART_HIPRTC_LIBRARY", path, 1);
-    /* No KFD topology: the shape comes from the options, whatever GPU this machine has. */
-    snprintf(path, sizeof path, "%s/no-kfd-topology", mocks);
-    setenv("NUNART_KFD_TOPOLOGY", path, 1);
     const char *d = strstr(hip_opts, "dies=");
-    char units[16];
-    snprintf(units, sizeof units, "%d", d ? atoi(d + 5) : 1);
-    setenv("NUNART_MOCK_UNITS", units, 1);
+    use_fakes(mocks, "hip", d ? atoi(d + 5) : 1, 1);
 }
 
 static long long env_ll(const char *name, long long dflt) {

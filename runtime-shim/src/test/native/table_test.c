@@ -8,6 +8,7 @@
  * Exit: 0 all passed, 1 a test failed. */
 #include "nunart.h"
 #include "check.h"
+#include "fakes.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -128,24 +129,6 @@ static void shape(const char *table, int *cus, int *dies) {
     *dies = e ? atoi(e + 6) : 0;
 }
 
-static void set_mocks(const char *backend, int units, int devices) {
-    char path[4096], n[32];
-    const char *libs[2][2] = {{"NUNART_CUDA_LIBRARY", "cuda"}, {"NUNART_NVRTC_LIBRARY", "nvrtc"}};
-    const char *hip[2][2] = {{"NUNART_HIP_LIBRARY", "hip"}, {"NUNART_HIPRTC_LIBRARY", "hiprtc"}};
-    for (int i = 0; i < 2; i++) {
-        const char *const *l = strcmp(backend, "hip") == 0 ? hip[i] : libs[i];
-        snprintf(path, sizeof path, "%s/libnunart-mock-%s.so", mocks, l[1]);
-        setenv(l[0], path, 1);
-    }
-    /* No KFD topology: the shape comes from the options, whatever GPU this machine has. */
-    snprintf(path, sizeof path, "%s/no-kfd-topology", mocks);
-    setenv("NUNART_KFD_TOPOLOGY", path, 1);
-    snprintf(n, sizeof n, "%d", units);
-    setenv("NUNART_MOCK_UNITS", n, 1);
-    snprintf(n, sizeof n, "%d", devices);
-    setenv("NUNART_MOCK_DEVICES", n, 1);
-}
-
 /* A seed on the host, then on the fakes: HIP takes the table's shape from the options, the
  * fake CUDA device has the table's SMs and one or two dies (compute capability 9 or 10). */
 static void seed_runs(const char *name, const char *table, int ranks_ok_for_two) {
@@ -156,11 +139,11 @@ static void seed_runs(const char *name, const char *table, int ranks_ok_for_two)
     int cus, dies;
     shape(table, &cus, &dies);
     for (int devices = 1; devices <= (ranks_ok_for_two ? 2 : 1); devices++) {
-        set_mocks("hip", dies, devices);
+        use_fakes(mocks, "hip", dies, devices);
         snprintf(opts, sizeof opts, "cus=%d dies=%d devices=%d", cus, dies, devices);
         runs(test, table, "hip", opts, NUNART_OK);
         if (dies > 2) continue;
-        set_mocks("cuda", cus, devices);
+        use_fakes(mocks, "cuda", cus, devices);
         setenv("NUNART_MOCK_CC", dies == 2 ? "10" : "9", 1);
         snprintf(opts, sizeof opts, "devices=%d", devices);
         runs(test, table, "cuda", opts, NUNART_OK);

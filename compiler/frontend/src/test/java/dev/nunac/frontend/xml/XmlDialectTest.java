@@ -24,6 +24,11 @@ class XmlDialectTest {
 
     private static final String IO4 = "i_chunks=\"4\" o_chunks=\"4\" s_chunks=\"0\"";
 
+    /** The plan kept each of these header attributes with its value (and may keep others). */
+    private static void assertKept(Plan p, Map<String, String> attributes) {
+        attributes.forEach((name, value) -> assertEquals(value, p.attributes().get(name), name));
+    }
+
     @Test
     void olderDialectWithoutSizeWindow() {
         Plan p = header("name=\"old\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"4\" ngpus=\"2\" coll=\"allreduce\""
@@ -38,9 +43,7 @@ class XmlDialectTest {
     void newerDialectKeepsSizeWindow() {
         Plan p = header("name=\"new\" proto=\"LL\" nchannels=\"2\" nchunksperloop=\"4\" ngpus=\"2\" coll=\"allreduce\""
                 + " inplace=\"0\" outofplace=\"1\" minBytes=\"1024\" maxBytes=\"0\"", IO4);
-        assertEquals("1", p.attributes().get("outofplace"));
-        assertEquals("1024", p.attributes().get("minBytes"));
-        assertEquals("0", p.attributes().get("maxBytes"));
+        assertKept(p, Map.of("outofplace", "1", "minBytes", "1024", "maxBytes", "0"));
         assertEquals(Protocol.LL, p.protocol());
     }
 
@@ -67,10 +70,7 @@ class XmlDialectTest {
     void optionalNthreadsAndExtrasAreKept() {
         Plan p = header("name=\"x\" proto=\"LL128\" nchannels=\"1\" nchunksperloop=\"4\" ngpus=\"2\" coll=\"allreduce\""
                 + " inplace=\"1\" nthreads=\"512\" maxcount=\"1\" nthreadblocks=\"24\" redop=\"sum\"", IO4);
-        assertEquals("512", p.attributes().get("nthreads"));
-        assertEquals("1", p.attributes().get("maxcount"));
-        assertEquals("24", p.attributes().get("nthreadblocks"));
-        assertEquals("sum", p.attributes().get("redop"));
+        assertKept(p, Map.of("nthreads", "512", "maxcount", "1", "nthreadblocks", "24", "redop", "sum"));
     }
 
     @Test

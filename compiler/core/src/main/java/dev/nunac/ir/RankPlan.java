@@ -24,24 +24,13 @@ public record RankPlan(int rank, List<Buffer> buffers, List<Threadblock> threadb
      * An unmodifiable copy of the buffer list with an index by name: the passes look buffers up
      * per buffer and per step, and a scan per look-up made a plan of 100,000 buffers take minutes.
      */
-    private static final class Buffers extends AbstractList<Buffer> implements RandomAccess {
-        private final Buffer[] items;
+    private static final class Buffers extends Items<Buffer> {
         private final Map<String, Buffer> byName;
 
         Buffers(List<Buffer> buffers) {
-            items = buffers.toArray(new Buffer[0]);
+            super(buffers.toArray(new Buffer[0]));
             byName = new HashMap<>(items.length * 2);
             for (Buffer b : items) byName.putIfAbsent(Objects.requireNonNull(b).name(), b);
-        }
-
-        @Override
-        public Buffer get(int i) {
-            return items[i];
-        }
-
-        @Override
-        public int size() {
-            return items.length;
         }
     }
 
@@ -50,19 +39,27 @@ public record RankPlan(int rank, List<Buffer> buffers, List<Threadblock> threadb
      * is asked for per output file and per pass, and summing every threadblock's steps each time
      * made a 1,024-rank per-rank output quadratic.
      */
-    private static final class Threadblocks extends AbstractList<Threadblock> implements RandomAccess {
-        private final Threadblock[] items;
+    private static final class Threadblocks extends Items<Threadblock> {
         private final int steps;
 
         Threadblocks(List<Threadblock> tbs) {
-            items = tbs.toArray(new Threadblock[0]);
+            super(tbs.toArray(new Threadblock[0]));
             int n = 0;
             for (Threadblock t : items) n += Objects.requireNonNull(t).steps().size();
             steps = n;
         }
+    }
+
+    /** An unmodifiable list over an array it was given to own: what both lists above index. */
+    private abstract static class Items<T> extends AbstractList<T> implements RandomAccess {
+        final T[] items;
+
+        Items(T[] items) {
+            this.items = items;
+        }
 
         @Override
-        public Threadblock get(int i) {
+        public T get(int i) {
             return items[i];
         }
 

@@ -25,6 +25,22 @@
 // host-mapped memory shared by every device, so their atomics, fences and acquire loads are
 // system-scope (sm_70+ on NVIDIA). Without NR_MULTI the arena is the one device's and offsets
 // index it.
+// What each op does to element i of its operands, written once: the kernel's loop expands it,
+// and the host mock (src/test/native/mock_common.c) includes this file with NR_ELEMENT_ONLY
+// defined, which keeps only this macro, to run steps on the host as the device does.
+#define NR_ELEMENT(op, i, dst, self, src, got) \
+    switch (op) { \
+    case OP_S: (self)[i] = (src)[i]; break; \
+    case OP_R: (dst)[i] = (got)[i]; break; \
+    case OP_RCS: (dst)[i] = (got)[i]; (self)[i] = (got)[i]; break; \
+    case OP_RRS: (self)[i] = (got)[i] + (src)[i]; break; \
+    case OP_RRC: (dst)[i] = (got)[i] + (src)[i]; break; \
+    case OP_RRCS: { float v_ = (got)[i] + (src)[i]; (self)[i] = v_; (dst)[i] = v_; } break; \
+    case OP_CPY: case OP_PUT: case OP_GET: (dst)[i] = (src)[i]; break; \
+    case OP_RE: case OP_RA: case OP_GETRE: (dst)[i] += (src)[i]; break; \
+    default: break; \
+    }
+#ifndef NR_ELEMENT_ONLY
 #define NR_F 9
 #define OP_S 0
 #define OP_R 1
@@ -248,17 +264,7 @@ extern "C" __global__ void nunart_exec(const long long *steps, const int *deps, 
         const float *got = s[5] >= 0 ? arena + s[5] : arena;
 #endif
         for (long long i = threadIdx.x; i < ne; i += blockDim.x) {
-            switch (op) {
-            case OP_S: self[i] = src[i]; break;
-            case OP_R: dst[i] = got[i]; break;
-            case OP_RCS: dst[i] = got[i]; self[i] = got[i]; break;
-            case OP_RRS: self[i] = got[i] + src[i]; break;
-            case OP_RRC: dst[i] = got[i] + src[i]; break;
-            case OP_RRCS: { float v = got[i] + src[i]; self[i] = v; dst[i] = v; } break;
-            case OP_CPY: case OP_PUT: case OP_GET: dst[i] = src[i]; break;
-            case OP_RE: case OP_RA: case OP_GETRE: dst[i] += src[i]; break;
-            default: break;
-            }
+            NR_ELEMENT(op, i, dst, self, src, got)
         }
         __syncthreads();
         if (threadIdx.x == 0) {
@@ -329,3 +335,4 @@ extern "C" __global__ void nunart_probe(const unsigned long long *addr, unsigned
     o[0] = nr_cycles() - c_start;
     o[1] = nr_clock() - t_start;
 }
+#endif // NR_ELEMENT_ONLY

@@ -2,6 +2,8 @@
  * executor's semantics (launches run jointly at the first synchronise). */
 #include "mock.h"
 #include "../../internal.h" /* the opcodes and their operands (ops.def) */
+#define NR_ELEMENT_ONLY /* what an op does to an element, as the device kernel does it */
+#include "../../kernels/executor.cu"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -263,17 +265,7 @@ static int run_step(const launch_t *l, const long long *s, int g) {
         || (uses_src && !reachable(l, src, ne, "src", g)) || (uses_got && !reachable(l, got, ne, "the sender's stage", g)))
         return -1;
     for (long long i = 0; i < ne; i++) {
-        switch (op) {
-        case OP_S: self[i] = src[i]; break;
-        case OP_R: dst[i] = got[i]; break;
-        case OP_RCS: dst[i] = got[i]; self[i] = got[i]; break;
-        case OP_RRS: self[i] = got[i] + src[i]; break;
-        case OP_RRC: dst[i] = got[i] + src[i]; break;
-        case OP_RRCS: self[i] = got[i] + src[i]; dst[i] = self[i]; break;
-        case OP_CPY: case OP_PUT: case OP_GET: dst[i] = src[i]; break;
-        case OP_RE: case OP_RA: case OP_GETRE: dst[i] += src[i]; break;
-        default: break;
-        }
+        NR_ELEMENT(op, i, dst, self, src, got)
     }
     return 0;
 }

@@ -118,10 +118,33 @@ public final class PlacementSearch extends BasePass {
      * the middle of the mesh, by more than the gains at stake: so the compile keeps UA. Over the
      * Fig. 9 grid (with the CU and router servers), its five choices that were slower than UA in
      * simulation (0.79-0.95x) lay at 1.43-1.86 times the bound; of those it got right, all but one
-     * (the 16-GPU all-to-all at 100 MB, 1.49) lay at 1.19-1.38. Coarser simulation as a referee
-     * instead was tried and rejected (docs/placement.md).
+     * (the 16-GPU all-to-all at 100 MB, 1.49) lay at 1.19-1.38, or moved short transfers
+     * ({@link #STREAMING_BYTES}). Coarser simulation as a referee instead was tried and rejected
+     * (docs/placement.md).
      */
     static final double TRUSTED_OF_IDEAL = 1.4;
+
+    /**
+     * Transfers this long on average stream long enough for contention, not latency, to set their
+     * time (16 pages of 4 KiB); shorter ones keep the analytic choice beyond {@link #TRUSTED_OF_IDEAL}
+     * (the 64-GPU all-gather at 1 MB, 16 kB a transfer: balanced by address 1.10x UA in simulation).
+     */
+    static final long STREAMING_BYTES = 64 << 10;
+
+    /** The mean bytes a data-moving step of the plan moves at the input's size. */
+    static long meanTransferBytes(PlacementInput in) {
+        long steps = 0, chunks = 0;
+        for (var rp : in.plan().rankPlans()) {
+            for (var tb : rp.threadblocks()) {
+                for (var st : tb.steps()) {
+                    if (!dev.nunac.passes.cost.TransferKind.movesData(st.op())) continue;
+                    steps++;
+                    chunks += st.count();
+                }
+            }
+        }
+        return steps == 0 ? 0 : chunks * in.chunkBytes() / steps;
+    }
 
     /** What the pass spends, when a caller sets it (a comparison shares its timings); else {@link Settings#defaults}. */
     public static final dev.nunac.pass.Key<Settings> SETTINGS = dev.nunac.pass.Key.of("search-settings", Settings.class);
@@ -220,7 +243,7 @@ public final class PlacementSearch extends BasePass {
         if (!simulate && chosen != null && chosen != baseline && choosable(baseline, opt, tooWide)) {
             if (chosen.analyticNs() * ANALYTIC_MARGIN > baseline.analyticNs()) {
                 chosen = baseline; // within the analytic estimate's error of UA: keep UA
-            } else if (chosen.analyticNs() > TRUSTED_OF_IDEAL * ideal.ns()) {
+            } else if (chosen.analyticNs() > TRUSTED_OF_IDEAL * ideal.ns() && meanTransferBytes(in) >= STREAMING_BYTES) {
                 chosen = baseline;
                 untrusted = true;
             }

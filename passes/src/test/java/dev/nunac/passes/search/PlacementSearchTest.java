@@ -50,6 +50,27 @@ class PlacementSearchTest {
     }
 
     @Test
+    void farFromTheIdealBoundWithStreamingTransfersTheAnalyticEstimateKeepsUa() {
+        Plan plan = PlanBuilder.directAllgather(16);
+        PlacementOptions opt = PlacementOptions.auto(PlacementOptions.NAR_AUTO, 256L << 20);
+        SearchResult r = search(plan, opt, PlacementSearch.Settings.defaults().withBudget(0));
+        double best = r.candidates().stream().mapToDouble(Scored::analyticNs).min().orElseThrow();
+        PlacementInput in = Fixtures.input(plan, TOPO, opt.sizeBytes());
+        assertTrue(best > PlacementSearch.TRUSTED_OF_IDEAL * r.ideal().ns(), best + " vs " + r.ideal());
+        assertTrue(PlacementSearch.meanTransferBytes(in) >= PlacementSearch.STREAMING_BYTES);
+        assertTrue(best * PlacementSearch.ANALYTIC_MARGIN < r.baseline().analyticNs(), "a candidate would replace UA without the rule");
+        assertEquals(Policy.UA, r.chosen().candidate().policy(), r.reason());
+        assertTrue(r.reason().contains("times the ideal bound, where it is not trusted to rank placements against UA"), r.reason());
+    }
+
+    @Test
+    void meanTransferBytesIsTheMovedBytesPerDataMovingStep() {
+        Plan plan = PlanBuilder.directAllgather(4); // every step moves one chunk
+        PlacementInput in = Fixtures.input(plan, TOPO, 1 << 20);
+        assertEquals(in.chunkBytes(), PlacementSearch.meanTransferBytes(in));
+    }
+
+    @Test
     void oneRequestedPolicyIsTheOneChosen() {
         SearchResult r = search(PlanBuilder.directAllgather(3), new PlacementOptions(Policy.NAP_NAR, 4, 1 << 20), QUICK);
         assertEquals(Policy.NAP_NAR, r.chosen().candidate().policy());

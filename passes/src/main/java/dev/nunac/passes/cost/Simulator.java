@@ -73,9 +73,7 @@ public final class Simulator {
 
     /** The plan's data-moving steps, over which the batch budget is shared ({@link SimConfig#batchesPerTransfer}). */
     static int movingSteps(Plan plan) {
-        int moving = 0;
-        for (var rp : plan.rankPlans()) for (var tb : rp.threadblocks()) for (Step st : tb.steps()) if (TransferKind.movesData(st.op())) moving++;
-        return moving;
+        return MovingSteps.of(plan).steps();
     }
 
     /** A transfer in flight: the step, its flits, and the batches still to issue. */

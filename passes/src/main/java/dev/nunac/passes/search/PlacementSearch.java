@@ -13,6 +13,7 @@ import dev.nunac.passes.cost.AnalyticModel;
 import dev.nunac.passes.cost.CostModel;
 import dev.nunac.passes.cost.Estimate;
 import dev.nunac.passes.cost.IdealBound;
+import dev.nunac.passes.cost.MovingSteps;
 import dev.nunac.passes.cost.SimulatedModel;
 import dev.nunac.passes.place.DomainAssignment;
 import dev.nunac.passes.place.Placement;
@@ -46,10 +47,10 @@ import java.util.stream.IntStream;
  * chosen afterwards in a fixed order (a tie goes to the earlier candidate: UA before any other,
  * the paper's policies before nunac's, coarser granularities first).
  *
- * <p>The simulator times UA, the analytic best, each requested policy's analytic best and the
- * refined candidate, then the next best, as far as {@link Settings#simulationBudget} (in
- * simulated events) allows; when not even UA and the best fit, the analytic estimate decides
- * and the result says so. Choosing among all policies with UA among them, the choice is never
+ * <p>The simulator times UA and the analytic best, then the rest of the {@link #shortlist} (each
+ * requested policy's best and its near ties, the refined candidate, the next best), as far as
+ * {@link Settings#simulationBudget} (in simulated events) allows; when not even UA and the best
+ * fit, the analytic estimate decides and the result says so. Choosing among all policies with UA among them, the choice is never
  * estimated slower than UA.
  */
 public final class PlacementSearch extends BasePass {
@@ -61,11 +62,11 @@ public final class PlacementSearch extends BasePass {
          * million, before the CU and router servers made an event dearer, kept the same choice on
          * every placement golden and on all but three corpus plans, each within 1 %), sixteen
          * simulations at most (twelve, once the shortlist timed near ties, left the balanced
-         * candidates by address of small plans untimed), eight refinement rounds, the whole search space for plans of up to
-         * 40,000 steps whose placement maps up to four million pages (16 GB of buffers in 4 KiB
-         * pages: a 64-rank 1 GB all-to-all maps 31 million, and each candidate then takes seconds),
-         * every candidate's placement kept while their page maps total up to 16 million entries
-         * (about 200 MB), and above 250,000 steps (the command line's default limit on a plan's
+         * candidates by address of small plans untimed), eight refinement rounds, the whole search
+         * space for plans of up to 40,000 steps whose placement maps up to four million pages (16
+         * GB of buffers in 4 KiB pages: a 64-rank 1 GB all-to-all maps 31 million, and each
+         * candidate then takes seconds), every candidate's placement kept while their page maps
+         * total up to 16 million entries (about 200 MB), and above 250,000 steps (the command line's default limit on a plan's
          * steps) only UA and one candidate of the reduced space ({@link #twoCandidateSpace}).
          */
         public static Settings defaults() {
@@ -133,17 +134,7 @@ public final class PlacementSearch extends BasePass {
 
     /** The mean bytes a data-moving step of the plan moves at the input's size. */
     static long meanTransferBytes(PlacementInput in) {
-        long steps = 0, chunks = 0;
-        for (var rp : in.plan().rankPlans()) {
-            for (var tb : rp.threadblocks()) {
-                for (var st : tb.steps()) {
-                    if (!dev.nunac.passes.cost.TransferKind.movesData(st.op())) continue;
-                    steps++;
-                    chunks += st.count();
-                }
-            }
-        }
-        return steps == 0 ? 0 : chunks * in.chunkBytes() / steps;
+        return MovingSteps.of(in.plan()).meanBytes(in.chunkBytes());
     }
 
     /** What the pass spends, when a caller sets it (a comparison shares its timings); else {@link Settings#defaults}. */

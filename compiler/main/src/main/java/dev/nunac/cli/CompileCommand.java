@@ -135,7 +135,18 @@ final class CompileCommand implements Command {
         OutputFiles out = new OutputFiles().withManifest();
         Set<Output> whole = new java.util.TreeSet<>(emit);
         if (perRank) whole.removeAll(PER_RANK);
-        Emission.render(r, whole, settings).forEach((o, text) -> out.add(o.file, text));
+        // The outputs that grow with the plan go straight to their files as they are made; the
+        // others are rendered first, so that one that fails (plan.xml of a one-sided plan) does so
+        // before anything is written.
+        Set<Output> rendered = new java.util.TreeSet<>(whole);
+        rendered.removeIf(Output::streams);
+        var texts = Emission.render(r, rendered, settings);
+        CompileResult result = r;
+        EmitSettings how = settings;
+        for (Output o : whole) {
+            if (o.streams()) out.add(o.file, text -> o.write(result, how, text));
+            else out.add(o.file, texts.get(o));
+        }
         if (perRank) {
             PerRankOutputs.render(r, settings, emit.contains(Output.JSON), emit.contains(Output.HEADER), emit.contains(Output.LAUNCH))
                     .forEach(out::add);

@@ -23,7 +23,7 @@ public final class CanonicalJson {
      */
     @FunctionalInterface
     public interface Fragment {
-        void write(StringBuilder sb, int indent);
+        void write(TextOut out, int indent);
     }
 
     public static String write(Object value) {
@@ -36,12 +36,17 @@ public final class CanonicalJson {
      */
     public static String write(Object value, int capacity) {
         StringBuilder sb = new StringBuilder(capacity);
-        write(sb, value, 0);
-        sb.append('\n');
+        write(value, new TextOut(sb));
         return sb.toString();
     }
 
-    private static void write(StringBuilder sb, Object v, int indent) {
+    /** The same text, written to {@code out}: a large output streamed to its file. */
+    public static void write(Object value, TextOut out) {
+        write(out, value, 0);
+        out.append('\n');
+    }
+
+    private static void write(TextOut sb, Object v, int indent) {
         if (v instanceof Map<?, ?> m) {
             if (m.isEmpty()) {
                 sb.append("{}");
@@ -90,7 +95,10 @@ public final class CanonicalJson {
             }
         } else if (v instanceof int[] a) {
             sb.append('[');
-            for (int i = 0; i < a.length; i++) sb.append(i > 0 ? ", " : "").append(a[i]);
+            for (int i = 0; i < a.length; i++) {
+                if (i > 0) sb.append(", ");
+                sb.append(a[i]);
+            }
             sb.append(']');
         } else if (v instanceof String s) {
             string(sb, s);
@@ -102,8 +110,12 @@ public final class CanonicalJson {
             sb.append(number(f.doubleValue()));
         } else if (v == null) {
             sb.append("null");
+        } else if (v instanceof Integer x) {
+            sb.append(x.intValue());
+        } else if (v instanceof Long x) {
+            sb.append(x.longValue());
         } else {
-            sb.append(v); // Integer, Long, Boolean
+            sb.append(String.valueOf(v)); // Boolean
         }
     }
 
@@ -115,11 +127,11 @@ public final class CanonicalJson {
         return s.equals("-0") ? "0" : s;
     }
 
-    static void pad(StringBuilder sb, int indent) {
+    static void pad(TextOut sb, int indent) {
         for (int i = 0; i < indent; i++) sb.append("  ");
     }
 
-    static void string(StringBuilder sb, String s) {
+    static void string(TextOut sb, String s) {
         boolean plain = true;
         for (int i = 0; i < s.length() && plain; i++) {
             char c = s.charAt(i);

@@ -53,6 +53,26 @@ public enum Output {
         return render.apply(r, settings);
     }
 
+    /**
+     * Whether {@link #write} streams the output as it is made rather than rendering it whole:
+     * the outputs whose size grows with the plan's threadblocks and pages.
+     */
+    public boolean streams() {
+        return this == JSON || this == HEADER;
+    }
+
+    /** The text {@link #render} gives, written to {@code out}. */
+    public void write(CompileResult r, EmitSettings settings, TextOut out) {
+        switch (this) {
+            case JSON -> PlacementJson.write(r, settings.compact(), out);
+            case HEADER -> {
+                if (settings.compact()) PlacementHeader.writeCompact(r, settings, out);
+                else PlacementHeader.write(r, settings, out);
+            }
+            default -> out.append(render(r, settings));
+        }
+    }
+
     public static Optional<Output> parse(String s) {
         for (Output o : values()) if (o.id.equals(s.trim().toLowerCase(Locale.ROOT))) return Optional.of(o);
         return Optional.empty();

@@ -4,7 +4,6 @@ import dev.nunac.diag.CompileException;
 import dev.nunac.diag.ErrorKind;
 import dev.nunac.diag.SourcePos;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -21,9 +20,12 @@ import java.util.TreeSet;
 
 /**
  * Writes a set of output files all-or-nothing: every file goes to a temporary file beside its
- * target first, and only when all are written are they renamed into place
+ * target first (an output added as {@link Content} is written there as it is made, never held
+ * whole, and every file's SHA-256 is taken from the bytes on their way), and only when all are
+ * written are they renamed into place
  * ({@link SetReplacement}: a rename that fails puts back the outputs already replaced). A
- * failure while writing leaves the previous outputs untouched and no temporary files behind. What a rename
+ * failure while writing leaves the previous outputs untouched, no temporary files behind, and no
+ * output folder that this write created. What a rename
  * would destroy or could not replace is refused before anything is written: a folder, device,
  * FIFO or socket at an output's path (a symbolic link to a regular file is followed: the file
  * it names is replaced, the link stays). Temporary files of ours that a killed run left behind
@@ -39,6 +41,13 @@ public final class OutputFiles {
      */
     public static final String MANIFEST = "outputs.sha256";
 
+    /** An output written as it is made, straight into its temporary file: no text of it is held whole. */
+    @FunctionalInterface
+    public interface Content {
+        void write(TextOut out);
+    }
+
+    private final Map<String, Content> contents = new LinkedHashMap<>();
     private final Map<String, String> files = new LinkedHashMap<>();
     private boolean manifest;
 
@@ -50,9 +59,18 @@ public final class OutputFiles {
 
     public OutputFiles add(String name, String content) {
         files.put(name, content);
+        contents.put(name, out -> out.append(content));
         return this;
     }
 
+    /** An output that {@code content} writes while the set is written. */
+    public OutputFiles add(String name, Content content) {
+        files.remove(name);
+        contents.put(name, content);
+        return this;
+    }
+
+    /** The outputs added as text, by name (those added as {@link Content} are not held). */
     public Map<String, String> files() {
         return java.util.Collections.unmodifiableMap(files);
     }
@@ -64,40 +82,42 @@ public final class OutputFiles {
 
     /** As {@link #writeTo(Path)}, renaming with {@code mover} (tests make renames fail). */
     List<Path> writeTo(Path dir, SetReplacement.Mover mover) {
-        Map<String, String> set = new LinkedHashMap<>(files);
+        List<String> names = new ArrayList<>(contents.keySet());
         if (manifest) {
-            if (set.containsKey(MANIFEST)) throw new IllegalArgumentException(MANIFEST + " is the manifest's name");
-            set.put(MANIFEST, manifest(files));
+            if (contents.containsKey(MANIFEST)) throw new IllegalArgumentException(MANIFEST + " is the manifest's name");
+            names.add(MANIFEST);
         }
-        prepare(dir);
-        Map<String, Path> targets = new LinkedHashMap<>();
-        for (String name : set.keySet()) targets.put(name, target(dir.resolve(name)));
-        Set<String> ours = new TreeSet<>(set.keySet());
-        for (Output o : Output.values()) ours.add(o.file);
-        ours.add(MANIFEST);
-        TempFiles.removeStale(dir, ours, Instant.now());
+        boolean created = prepare(dir);
+        boolean done = false;
         List<Path> temps = new ArrayList<>();
         try {
-            for (Map.Entry<String, String> f : set.entrySet()) {
-                Path target = targets.get(f.getKey());
-                Path display = dir.resolve(f.getKey());
-                Path tmp;
+            Map<String, Path> targets = new LinkedHashMap<>();
+            for (String name : names) targets.put(name, target(dir.resolve(name)));
+            Set<String> ours = new TreeSet<>(names);
+            for (Output o : Output.values()) ours.add(o.file);
+            ours.add(MANIFEST);
+            TempFiles.removeStale(dir, ours, Instant.now());
+            for (String name : names) {
+                Path target = targets.get(name);
                 try {
-                    tmp = TempFiles.create(target.toAbsolutePath().getParent(), target.getFileName().toString());
+                    temps.add(TempFiles.create(target.toAbsolutePath().getParent(), target.getFileName().toString()));
                 } catch (IOException e) {
-                    throw new CompileException(ErrorKind.INPUT, SourcePos.of(display.toString()),
+                    throw new CompileException(ErrorKind.INPUT, SourcePos.of(dir.resolve(name).toString()),
                             "cannot write output: cannot create a file beside it: " + reason(e) + "; no output was changed");
                 }
-                temps.add(tmp);
-                try {
-                    Files.writeString(tmp, f.getValue(), StandardCharsets.UTF_8);
-                } catch (IOException e) {
-                    throw new CompileException(ErrorKind.INPUT, SourcePos.of(display.toString()),
-                            "cannot write output: " + reason(e) + "; no output was changed");
-                }
             }
-            List<Path> displays = set.keySet().stream().map(dir::resolve).toList();
-            return SetReplacement.replace(displays, temps, List.copyOf(targets.values()), mover, manifest);
+            List<Content> outputs = List.copyOf(contents.values());
+            String[] digests = writeAll(dir, names, outputs, temps);
+            if (manifest) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 0; i < outputs.size(); i++) b.append(digests[i]).append("  ").append(names.get(i)).append('\n');
+                String text = b.toString();
+                write(dir.resolve(MANIFEST), temps.get(outputs.size()), out -> out.append(text));
+            }
+            List<Path> displays = names.stream().map(dir::resolve).toList();
+            List<Path> written = SetReplacement.replace(displays, temps, List.copyOf(targets.values()), mover, manifest);
+            done = true;
+            return written;
         } finally {
             for (Path t : temps) {
                 try {
@@ -106,45 +126,79 @@ public final class OutputFiles {
                     // best effort: the temporary file is hidden, named after its target, and removed by a later run
                 }
             }
+            if (created && !done) {
+                try {
+                    Files.deleteIfExists(dir); // the folder this run made, empty again: a failed run leaves none
+                } catch (IOException ignored) {
+                    // not empty (someone else's file): leave it
+                }
+            }
         }
     }
 
     /**
-     * {@code sha256sum}'s lines for {@code files}, in the order they are written: deterministic, as
-     * the files are. The digests are taken side by side (the whole-plan JSON and header of a
-     * large plan are each tens of MB), then listed in order.
+     * Writes {@code outputs} into their temporary files side by side on the machine's cores (on a
+     * large plan the whole-plan JSON and header each take a comparable share of the compile) and
+     * returns each file's SHA-256, taken from the bytes as they are written. A failure is that of
+     * the first output in order that failed, whichever finished first.
      */
-    static String manifest(Map<String, String> files) {
-        List<Map.Entry<String, String>> list = List.copyOf(files.entrySet());
-        String[] digests = new String[list.size()];
-        java.util.stream.IntStream.range(0, list.size()).parallel()
-                .forEach(i -> digests[i] = sha256(list.get(i).getValue()));
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < list.size(); i++) b.append(digests[i]).append("  ").append(list.get(i).getKey()).append('\n');
-        return b.toString();
+    private static String[] writeAll(Path dir, List<String> names, List<Content> outputs, List<Path> temps) {
+        int n = outputs.size();
+        String[] digests = new String[n];
+        RuntimeException[] failures = new RuntimeException[n];
+        java.util.function.IntConsumer one = i -> {
+            try {
+                digests[i] = write(dir.resolve(names.get(i)), temps.get(i), outputs.get(i));
+            } catch (RuntimeException e) {
+                failures[i] = e;
+            }
+        };
+        int threads = Math.min(n, Runtime.getRuntime().availableProcessors());
+        if (threads <= 1) {
+            for (int i = 0; i < n; i++) one.accept(i);
+        } else {
+            java.util.concurrent.ExecutorService pool = dev.nunac.driver.Parallel.pool("nunac-write", threads);
+            try {
+                List<java.util.concurrent.CompletableFuture<Void>> futures = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    int k = i;
+                    futures.add(java.util.concurrent.CompletableFuture.runAsync(() -> one.accept(k), pool));
+                }
+                for (var f : futures) dev.nunac.driver.Parallel.join(f);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        for (RuntimeException e : failures) if (e != null) throw e;
+        return digests;
+    }
+
+    /** Writes {@code content} into {@code tmp}, the temporary file of {@code display}; returns its SHA-256. */
+    private static String write(Path display, Path tmp, Content content) {
+        java.security.MessageDigest md = digest();
+        try (java.io.OutputStream os = Files.newOutputStream(tmp, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+            TextOut out = new TextOut((bytes, length) -> {
+                md.update(bytes, 0, length);
+                os.write(bytes, 0, length);
+            });
+            content.write(out);
+            out.finish();
+        } catch (IOException e) {
+            throw cannotWrite(display, e);
+        } catch (java.io.UncheckedIOException e) {
+            throw cannotWrite(display, e.getCause());
+        }
+        return java.util.HexFormat.of().formatHex(md.digest());
+    }
+
+    private static CompileException cannotWrite(Path display, IOException e) {
+        return new CompileException(ErrorKind.INPUT, SourcePos.of(display.toString()),
+                "cannot write output: " + reason(e) + "; no output was changed");
     }
 
     static String sha256(byte[] bytes) {
         return java.util.HexFormat.of().formatHex(digest().digest(bytes));
     }
-
-    /**
-     * The SHA-256 of {@code text}'s UTF-8 bytes, encoded a slice at a time rather than as one
-     * array as large as the text (hundreds of MB for a large plan's outputs). A slice never ends
-     * between the two halves of a surrogate pair, so the bytes are those of the whole text.
-     */
-    static String sha256(String text) {
-        java.security.MessageDigest md = digest();
-        for (int i = 0, n = text.length(); i < n; ) {
-            int j = Math.min(n, i + SLICE);
-            if (j < n && Character.isHighSurrogate(text.charAt(j - 1))) j++;
-            md.update(text.substring(i, j).getBytes(StandardCharsets.UTF_8));
-            i = j;
-        }
-        return java.util.HexFormat.of().formatHex(md.digest());
-    }
-
-    private static final int SLICE = 1 << 20;
 
     private static java.security.MessageDigest digest() {
         try {
@@ -212,7 +266,8 @@ public final class OutputFiles {
         }
     }
 
-    private static void prepare(Path dir) {
+    /** Makes {@code dir} ready to write into; returns whether it was created. */
+    private static boolean prepare(Path dir) {
         String name = dir.toString();
         if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot create the output folder: it is a symbolic link to nothing");
@@ -230,10 +285,12 @@ public final class OutputFiles {
             } catch (IOException e) {
                 throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "cannot create the output folder: " + reason(e));
             }
+            return true;
         }
         if (!Files.isWritable(dir)) {
             throw new CompileException(ErrorKind.INPUT, SourcePos.of(name), "output folder is not writable");
         }
+        return false;
     }
 
     /** The operating system's reason, never a bare path or a Java class name. */

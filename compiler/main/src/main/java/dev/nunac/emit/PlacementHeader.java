@@ -33,19 +33,31 @@ public final class PlacementHeader {
 
     /** The header with every array named {@code <prefix>_...} and every macro {@code <PREFIX>_...}. */
     public static String emit(CompileResult r, EmitSettings settings) {
-        Placement pl = r.placement();
+        StringBuilder text = new StringBuilder(PlacementJson.capacity(r, 44 + 13 * r.realised().maskWords(), 8));
+        write(r, settings, new TextOut(text));
+        return text.toString();
+    }
+
+    /** The same text, written to {@code sb} (streamed to its file by the compile). */
+    public static void write(CompileResult r, EmitSettings settings, TextOut sb) {
         String sym = settings.symbol(), mac = settings.macro();
-        StringBuilder sb = new StringBuilder(PlacementJson.capacity(r, 44 + 13 * r.realised().maskWords(), 8));
         String guard = preamble(sb, r, settings, Fingerprints.of(r), "", "tb_mask");
         sb.append(("/* CU masks (@tb_mask, @stream_mask) are #MASK_WORDS 32-bit words in the vendor's bit\n"
                 + "   order, word 0 first: mask bit b is bit b % 32 of word b / 32, and selects the CU whose mask bit\n"
                 + "   the topology gives as b (the word array hipExtStreamCreateWithCUMask takes). placement.json\n"
                 + "   writes the same mask as one hex number, most significant word first. */\n\n").replace("@", sym).replace("#", mac));
-        return fullBody(sb, r, sym, mac, guard);
+        fullBody(sb, r, sym, mac, guard);
     }
 
     /** The whole plan in the compact form ({@code --compact}): see {@link #compactBody}. */
     public static String emitCompact(CompileResult r, EmitSettings settings) {
+        StringBuilder text = new StringBuilder();
+        writeCompact(r, settings, new TextOut(text));
+        return text.toString();
+    }
+
+    /** The same text, written to {@code sb}. */
+    public static void writeCompact(CompileResult r, EmitSettings settings, TextOut sb) {
         int n = r.plan().ranks();
         int[] ranks = new int[n], bases = new int[n];
         TbNumbering tbs = TbNumbering.of(r.plan());
@@ -53,9 +65,8 @@ public final class PlacementHeader {
             ranks[k] = k;
             bases[k] = tbs.first(k);
         }
-        StringBuilder sb = new StringBuilder();
         String guard = preamble(sb, r, settings, Fingerprints.of(r), "_COMPACT", "tb_mask_bit");
-        return compactBody(sb, r, settings, -1, ranks, bases, guard);
+        compactBody(sb, r, settings, -1, ranks, bases, guard);
     }
 
     /**
@@ -63,9 +74,11 @@ public final class PlacementHeader {
      * rank alone, at index 0. {@code base} is its first global threadblock.
      */
     public static String emitRank(CompileResult r, EmitSettings settings, Fingerprints fp, int rank, int base) {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder text = new StringBuilder();
+        TextOut sb = new TextOut(text);
         String guard = preamble(sb, r, settings, fp, "_RANK" + rank, "tb_mask_bit");
-        return compactBody(sb, r, settings, rank, new int[] {rank}, new int[] {base}, guard);
+        compactBody(sb, r, settings, rank, new int[] {rank}, new int[] {base}, guard);
+        return text.toString();
     }
 
     /**
@@ -73,7 +86,7 @@ public final class PlacementHeader {
      * page maps as runs, and static inline lookups that turn them back into masks, stacks and
      * domains. {@code part} is the one rank of a per-rank header, -1 for the whole plan.
      */
-    private static String compactBody(StringBuilder sb, CompileResult r, EmitSettings settings, int part, int[] ranks, int[] bases, String guard) {
+    private static void compactBody(TextOut sb, CompileResult r, EmitSettings settings, int part, int[] ranks, int[] bases, String guard) {
         Placement pl = r.placement();
         String sym = settings.symbol(), mac = settings.macro();
         define(sb, mac + "PART_RANK", part);
@@ -199,11 +212,10 @@ public final class PlacementHeader {
                 + "  return @page_run_lookup(@page_domain_runs, @page_domain_run_offset[b], @page_domain_run_offset[b + 1], p % @page_domain_period[b]);\n"
                 + "}\n\n").replace("@", sym));
         sb.append("#endif /* ").append(guard).append(" */\n");
-        return sb.toString();
     }
 
     /** An array as {@link #array} writes it, 24 values a line without spaces: the compact header's. */
-    private static void packed(StringBuilder sb, String type, String name, int[] values) {
+    private static void packed(TextOut sb, String type, String name, int[] values) {
         sb.append("static const ").append(type).append(' ').append(name).append("[] NUNAC_UNUSED = {");
         if (values.length == 0) sb.append("0");
         for (int i = 0; i < values.length; i++) {
@@ -220,7 +232,7 @@ public final class PlacementHeader {
     }
 
     /** A table of masks, one row of MASK_WORDS words each (one zero row when there is none). */
-    private static void words(StringBuilder sb, String name, String mac, List<int[]> rows) {
+    private static void words(TextOut sb, String name, String mac, List<int[]> rows) {
         sb.append("static const uint32_t ").append(name).append("[][").append(mac).append("MASK_WORDS] NUNAC_UNUSED = {\n");
         if (rows.isEmpty()) sb.append("  {0},\n");
         char[] line = new char[0];
@@ -232,7 +244,7 @@ public final class PlacementHeader {
      * One row of a mask table, {@code   {0x00000001u, 0x00000000u},}: composed in {@code line} (returned,
      * grown when too short) and appended at once, as a whole-plan header has a row per threadblock.
      */
-    private static char[] row(StringBuilder sb, int[] m, char[] line) {
+    private static char[] row(TextOut sb, int[] m, char[] line) {
         int len = 6 + 13 * m.length;
         if (line.length < len) line = new char[len];
         int k = 0;
@@ -266,7 +278,7 @@ public final class PlacementHeader {
     }
 
     /** The header's opening up to the advisory block, which names the mask array {@code masks}; returns the include guard. */
-    private static String preamble(StringBuilder sb, CompileResult r, EmitSettings settings, Fingerprints fp, String guardPart, String masks) {
+    private static String preamble(TextOut sb, CompileResult r, EmitSettings settings, Fingerprints fp, String guardPart, String masks) {
         Placement pl = r.placement();
         String sym = settings.symbol(), mac = settings.macro();
         String guard = mac + "PLACEMENT_" + ident(r.plan().name()).toUpperCase(Locale.ROOT) + guardPart + "_H";
@@ -297,7 +309,7 @@ public final class PlacementHeader {
         return guard;
     }
 
-    private static String fullBody(StringBuilder sb, CompileResult r, String sym, String mac, String guard) {
+    private static void fullBody(TextOut sb, CompileResult r, String sym, String mac, String guard) {
         Placement pl = r.placement();
         sb.append("/* Threadblock t of rank r is entry ").append(sym).append("tb_offset[r] + t of the ").append(sym).append("tb_* arrays. */\n");
         TbNumbering tbs = TbNumbering.of(r.plan());
@@ -361,14 +373,13 @@ public final class PlacementHeader {
         array(sb, "uint32_t", sym + "slot_offset", slotOffset);
         array(sb, "int32_t", sym + "chunk_slot", chunkSlots.stream().mapToInt(Integer::intValue).toArray());
         sb.append("#endif /* ").append(guard).append(" */\n");
-        return sb.toString();
     }
 
     /**
      * Per rank, one stream per NAR domain in use: its domain, its CU mask, how many CUs it holds and
      * how many of them were added so that no die of the mask is empty.
      */
-    private static void streams(StringBuilder sb, CompileResult r, String sym, String mac) {
+    private static void streams(TextOut sb, CompileResult r, String sym, String mac) {
         int ranks = r.plan().ranks();
         int[] offset = new int[ranks + 1];
         List<Realised.StreamMask> all = new ArrayList<>();
@@ -397,7 +408,7 @@ public final class PlacementHeader {
      * block's die by its launch position, and only there do nunac's mask bits follow a
      * documented per-queue CU mask; no target nunac models lets a build place pages on stacks.
      */
-    private static void advisory(StringBuilder sb, Topology t, String sym, String mac, String masks) {
+    private static void advisory(TextOut sb, Topology t, String sym, String mac, String masks) {
         Dispatch d = t.dispatch();
         boolean modulo = d.rule() == Dispatch.Rule.MODULO && !d.dies().isEmpty();
         String rule = d.rule().label() + (d.dies().isEmpty() ? "" : " over " + d.dies().size() + " dies");
@@ -441,18 +452,18 @@ public final class PlacementHeader {
         return out.toString();
     }
 
-    private static void string(StringBuilder sb, String name, String v) {
+    private static void string(TextOut sb, String name, String v) {
         sb.append("#define ").append(name).append(" \"").append(comment(v)).append("\"\n");
     }
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     /** {@code 0x%08xu} without a formatter: the header has a mask word per threadblock and die. */
-    private static void define(StringBuilder sb, String name, long v) {
+    private static void define(TextOut sb, String name, long v) {
         sb.append("#define ").append(name).append(' ').append(v).append('\n');
     }
 
-    private static void array(StringBuilder sb, String type, String name, int[] values) {
+    private static void array(TextOut sb, String type, String name, int[] values) {
         sb.append("static const ").append(type).append(' ').append(name).append("[] NUNAC_UNUSED = {");
         if (values.length == 0) sb.append("0");
         for (int i = 0; i < values.length; i++) {

@@ -42,9 +42,16 @@ public final class PlacementJson {
 
     /** The whole plan, in version 2 or, {@code compact}, version 3. */
     public static String emit(CompileResult r, boolean compact) {
+        StringBuilder sb = new StringBuilder(compact ? 4096 : capacity(r, 210 + 8 * r.realised().maskWords(), 8));
+        write(r, compact, new TextOut(sb));
+        return sb.toString();
+    }
+
+    /** The same text, written to {@code out} (streamed to its file by the compile). */
+    public static void write(CompileResult r, boolean compact, TextOut out) {
         Map<String, Object> root = root(r, compact ? VERSION_COMPACT : VERSION);
         root.put("ranks", ranks(r, compact));
-        return CanonicalJson.write(root, compact ? 4096 : capacity(r, 210 + 8 * r.realised().maskWords(), 8));
+        CanonicalJson.write(root, out);
     }
 
     /**
@@ -219,7 +226,7 @@ public final class PlacementJson {
      * Version 2's threadblocks: a list of one object per threadblock, keys in order (cu, domain,
      * group, mask, peer, slot, tb), written as {@link CanonicalJson} writes such a list of maps.
      */
-    private static void threadblocks(StringBuilder sb, int indent, CompileResult r, Realised.RankLaunch rl, int base) {
+    private static void threadblocks(TextOut sb, int indent, CompileResult r, Realised.RankLaunch rl, int base) {
         Placement pl = r.placement();
         int n = rl.slotOfTb().length;
         if (n == 0) {
@@ -235,7 +242,7 @@ public final class PlacementJson {
             key(sb, indent + 2, "domain").append(pl.domainOfTb()[base + t]).append(",\n");
             key(sb, indent + 2, "group").append(pl.groupOfTb()[base + t]).append(",\n");
             key(sb, indent + 2, "mask");
-            CanonicalJson.string(sb, Realised.hex(rl.tbMasks().get(t)));
+            hex(sb, rl.tbMasks().get(t));
             sb.append(",\n");
             key(sb, indent + 2, "peer").append(a.peer()).append(",\n");
             key(sb, indent + 2, "slot").append(rl.slotOfTb()[t]).append(",\n");
@@ -247,7 +254,21 @@ public final class PlacementJson {
         sb.append(']');
     }
 
-    private static StringBuilder key(StringBuilder sb, int indent, String key) {
+    /**
+     * {@code "0x..."}: the mask as {@link Realised#hex} spells it, most significant word first,
+     * written without a String per threadblock.
+     */
+    private static void hex(TextOut sb, int[] words) {
+        sb.append("\"0x");
+        for (int i = words.length - 1; i >= 0; i--) {
+            for (int shift = 28; shift >= 0; shift -= 4) sb.append(HEX[(words[i] >>> shift) & 0xf]);
+        }
+        sb.append('"');
+    }
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private static TextOut key(TextOut sb, int indent, String key) {
         CanonicalJson.pad(sb, indent);
         return sb.append('"').append(key).append("\": ");
     }

@@ -62,6 +62,17 @@ class OutputFilesTest {
     }
 
     @Test
+    void failureWhileStreamingLeavesNoFolderItCreated(@TempDir Path dir) {
+        Path target = dir.resolve("out");
+        // Written as it is made, past the first buffer, and failing there: nothing is left, not even the folder.
+        OutputFiles out = new OutputFiles().withManifest().add("report.txt", "r")
+                .add("placement.json", (OutputFiles.Content) o -> o.append("x".repeat(300_000)).append("\uD800").append("y"));
+        assertEquals(target.resolve("placement.json") + ": error: cannot write output: its text is not valid Unicode (a lone surrogate);"
+                + " no output was changed", message(() -> out.writeTo(target)));
+        assertFalse(Files.exists(target));
+    }
+
+    @Test
     void folderInTheWayOfAnOutputWritesNothing(@TempDir Path dir) throws Exception {
         Files.createDirectory(dir.resolve("report.txt"));
         OutputFiles out = new OutputFiles().add("placement.json", "new").add("report.txt", "r");

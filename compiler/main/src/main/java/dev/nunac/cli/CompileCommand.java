@@ -10,6 +10,7 @@ import dev.nunac.emit.Emission;
 import dev.nunac.emit.Output;
 import dev.nunac.emit.OutputFiles;
 import dev.nunac.emit.PerRankOutputs;
+import dev.nunac.emit.PlacementHeader;
 import dev.nunac.emit.PlacementJson;
 import dev.nunac.emit.RcclLimits;
 import dev.nunac.ir.Plan;
@@ -113,6 +114,10 @@ final class CompileCommand implements Command {
         Topology topo = in.topology();
         Plan p = in.plan();
         settings = new EmitSettings(settings.headerPrefix(), rank(rank, in.plan().ranks()), compact);
+        // The header's fingerprints hash the plan's whole IR text (21 MB at 512 ranks) and depend on
+        // no pass: taken beside the passes, on a core they leave idle, not in the emit stage.
+        var fingerprints = emit.contains(Output.HEADER) && tuned == null
+                ? dev.nunac.driver.Parallel.start("nunac-fingerprints", () -> PlacementHeader.Fingerprints.of(p, topo)) : null;
         CompileResult r;
         if (tuned != null) {
             r = Tuning.run(planPath, placed.plan.defines(), placed.plan.limits(), tuned, topo, opts).result();
@@ -143,12 +148,15 @@ final class CompileCommand implements Command {
         var texts = Emission.render(r, rendered, settings);
         CompileResult result = r;
         EmitSettings how = settings;
+        // a pass that rewrote the plan would have made other fingerprints
+        PlacementHeader.Fingerprints fp = fingerprints != null && r.plan() == p && r.topology() == topo
+                ? dev.nunac.driver.Parallel.join(fingerprints) : null;
         for (Output o : whole) {
-            if (o.streams()) out.add(o.file, text -> o.write(result, how, text));
+            if (o.streams()) out.add(o.file, text -> o.write(result, how, fp, text));
             else out.add(o.file, texts.get(o));
         }
         if (perRank) {
-            PerRankOutputs.render(r, settings, emit.contains(Output.JSON), emit.contains(Output.HEADER), emit.contains(Output.LAUNCH))
+            PerRankOutputs.render(r, settings, fp, emit.contains(Output.JSON), emit.contains(Output.HEADER), emit.contains(Output.LAUNCH))
                     .forEach(out::add);
         }
         List<Path> written = out.writeTo(dir);

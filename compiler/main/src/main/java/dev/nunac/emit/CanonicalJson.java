@@ -96,7 +96,7 @@ public final class CanonicalJson {
         } else if (v instanceof int[] a) {
             sb.append('[');
             for (int i = 0; i < a.length; i++) {
-                if (i > 0) sb.append(", ");
+                if (i > 0) sb.ascii(", ");
                 sb.append(a[i]);
             }
             sb.append(']');
@@ -128,7 +128,7 @@ public final class CanonicalJson {
     }
 
     static void pad(TextOut sb, int indent) {
-        for (int i = 0; i < indent; i++) sb.append("  ");
+        sb.spaces(2 * indent);
     }
 
     static void string(TextOut sb, String s) {

@@ -63,11 +63,17 @@ public enum Output {
 
     /** The text {@link #render} gives, written to {@code out}. */
     public void write(CompileResult r, EmitSettings settings, TextOut out) {
+        write(r, settings, null, out);
+    }
+
+    /** The same; the header uses {@code fp}, the fingerprints of {@code r}'s plan and topology, when not null. */
+    public void write(CompileResult r, EmitSettings settings, PlacementHeader.Fingerprints fp, TextOut out) {
         switch (this) {
             case JSON -> PlacementJson.write(r, settings.compact(), out);
             case HEADER -> {
-                if (settings.compact()) PlacementHeader.writeCompact(r, settings, out);
-                else PlacementHeader.write(r, settings, out);
+                PlacementHeader.Fingerprints f = fp != null ? fp : PlacementHeader.Fingerprints.of(r);
+                if (settings.compact()) PlacementHeader.writeCompact(r, settings, f, out);
+                else PlacementHeader.write(r, settings, f, out);
             }
             default -> out.append(render(r, settings));
         }

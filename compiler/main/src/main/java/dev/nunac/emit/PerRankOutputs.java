@@ -46,6 +46,12 @@ public final class PerRankOutputs {
      * and the index, in rank order, then the index: names relative to the output folder.
      */
     public static Map<String, String> render(CompileResult r, EmitSettings settings, boolean json, boolean header, boolean launch) {
+        return render(r, settings, null, json, header, launch);
+    }
+
+    /** The same; the headers use {@code fingerprints} of {@code r}'s plan and topology, when not null. */
+    public static Map<String, String> render(CompileResult r, EmitSettings settings, PlacementHeader.Fingerprints fingerprints,
+                                             boolean json, boolean header, boolean launch) {
         int ranks = r.plan().ranks();
         TbNumbering tbs = TbNumbering.of(r.plan());
         LaunchTable.Parts parts = launch ? LaunchTable.parts(r) : null;
@@ -56,8 +62,8 @@ public final class PerRankOutputs {
             // Hashing the whole plan's text for the headers' fingerprints is the longest single task:
             // queued first, it runs while the other threads render the ranks' JSON (the pool is
             // first in, first out, so it has a thread before any rank waits for it).
-            CompletableFuture<PlacementHeader.Fingerprints> fp = header
-                    ? CompletableFuture.supplyAsync(() -> PlacementHeader.Fingerprints.of(r), pool) : null;
+            CompletableFuture<PlacementHeader.Fingerprints> fp = !header ? null : fingerprints != null
+                    ? CompletableFuture.completedFuture(fingerprints) : CompletableFuture.supplyAsync(() -> PlacementHeader.Fingerprints.of(r), pool);
             List<CompletableFuture<Map<String, String>>> futures = new ArrayList<>(ranks);
             for (int k = 0; k < ranks; k++) {
                 int rank = k;

@@ -40,8 +40,13 @@ public final class PlacementHeader {
 
     /** The same text, written to {@code sb} (streamed to its file by the compile). */
     public static void write(CompileResult r, EmitSettings settings, TextOut sb) {
+        write(r, settings, Fingerprints.of(r), sb);
+    }
+
+    /** The same, with the fingerprints of {@code r}'s plan and topology taken already. */
+    public static void write(CompileResult r, EmitSettings settings, Fingerprints fp, TextOut sb) {
         String sym = settings.symbol(), mac = settings.macro();
-        String guard = preamble(sb, r, settings, Fingerprints.of(r), "", "tb_mask");
+        String guard = preamble(sb, r, settings, fp, "", "tb_mask");
         sb.append(("/* CU masks (@tb_mask, @stream_mask) are #MASK_WORDS 32-bit words in the vendor's bit\n"
                 + "   order, word 0 first: mask bit b is bit b % 32 of word b / 32, and selects the CU whose mask bit\n"
                 + "   the topology gives as b (the word array hipExtStreamCreateWithCUMask takes). placement.json\n"
@@ -58,6 +63,11 @@ public final class PlacementHeader {
 
     /** The same text, written to {@code sb}. */
     public static void writeCompact(CompileResult r, EmitSettings settings, TextOut sb) {
+        writeCompact(r, settings, Fingerprints.of(r), sb);
+    }
+
+    /** The same, with the fingerprints of {@code r}'s plan and topology taken already. */
+    public static void writeCompact(CompileResult r, EmitSettings settings, Fingerprints fp, TextOut sb) {
         int n = r.plan().ranks();
         int[] ranks = new int[n], bases = new int[n];
         TbNumbering tbs = TbNumbering.of(r.plan());
@@ -65,7 +75,7 @@ public final class PlacementHeader {
             ranks[k] = k;
             bases[k] = tbs.first(k);
         }
-        String guard = preamble(sb, r, settings, Fingerprints.of(r), "_COMPACT", "tb_mask_bit");
+        String guard = preamble(sb, r, settings, fp, "_COMPACT", "tb_mask_bit");
         compactBody(sb, r, settings, -1, ranks, bases, guard);
     }
 
@@ -220,7 +230,8 @@ public final class PlacementHeader {
         if (values.length == 0) sb.append("0");
         for (int i = 0; i < values.length; i++) {
             if (i % 24 == 0) sb.append('\n');
-            sb.append(values[i]).append(i + 1 < values.length ? "," : "");
+            sb.append(values[i]);
+            if (i + 1 < values.length) sb.append(',');
         }
         sb.append("\n};\n\n");
     }
@@ -235,45 +246,34 @@ public final class PlacementHeader {
     private static void words(TextOut sb, String name, String mac, List<int[]> rows) {
         sb.append("static const uint32_t ").append(name).append("[][").append(mac).append("MASK_WORDS] NUNAC_UNUSED = {\n");
         if (rows.isEmpty()) sb.append("  {0},\n");
-        char[] line = new char[0];
-        for (int[] m : rows) line = row(sb, m, line);
+        for (int[] m : rows) row(sb, m);
         sb.append("};\n\n");
     }
 
-    /**
-     * One row of a mask table, {@code   {0x00000001u, 0x00000000u},}: composed in {@code line} (returned,
-     * grown when too short) and appended at once, as a whole-plan header has a row per threadblock.
-     */
-    private static char[] row(TextOut sb, int[] m, char[] line) {
-        int len = 6 + 13 * m.length;
-        if (line.length < len) line = new char[len];
-        int k = 0;
-        line[k++] = ' ';
-        line[k++] = ' ';
-        line[k++] = '{';
+    /** One row of a mask table, {@code   {0x00000001u, 0x00000000u},}: a whole-plan header has a row per threadblock. */
+    private static void row(TextOut sb, int[] m) {
+        sb.ascii("  {");
         for (int i = 0; i < m.length; i++) {
-            if (i > 0) {
-                line[k++] = ',';
-                line[k++] = ' ';
-            }
-            line[k++] = '0';
-            line[k++] = 'x';
-            for (int shift = 28; shift >= 0; shift -= 4) line[k++] = HEX[(m[i] >>> shift) & 0xf];
-            line[k++] = 'u';
+            if (i > 0) sb.ascii(", ");
+            sb.ascii("0x").hex8(m[i]).append('u');
         }
-        line[k++] = '}';
-        line[k++] = ',';
-        line[k++] = '\n';
-        sb.append(line, 0, k);
-        return line;
+        sb.ascii("},\n");
     }
 
     /** The fingerprints of the plan and the topology: hashed once however many headers are written. */
     public record Fingerprints(String plan, String topology) {
         public static Fingerprints of(CompileResult r) {
+            return of(r.plan(), r.topology());
+        }
+
+        /**
+         * The fingerprints of {@code p} on {@code t}, which depend on nothing a pass computes: a
+         * compile takes them beside the passes (the IR text of a large plan is tens of MB).
+         */
+        public static Fingerprints of(dev.nunac.ir.Plan p, Topology t) {
             MessageDigest plan = sha256();
-            IrPrinter.print(r.plan(), piece -> plan.update(piece.toString().getBytes(StandardCharsets.UTF_8)));
-            return new Fingerprints(hex16(plan.digest()), fingerprint(TopologyPrinter.expanded(r.topology())));
+            IrPrinter.print(p, piece -> plan.update(piece.toString().getBytes(StandardCharsets.UTF_8)));
+            return new Fingerprints(hex16(plan.digest()), fingerprint(TopologyPrinter.expanded(t)));
         }
     }
 
@@ -397,8 +397,7 @@ public final class PlacementHeader {
         array(sb, "int32_t", sym + "stream_added", all.stream().mapToInt(Realised.StreamMask::addedForEmptyDies).toArray());
         sb.append("static const uint32_t ").append(sym).append("stream_mask[][").append(mac).append("MASK_WORDS] NUNAC_UNUSED = {\n");
         if (all.isEmpty()) sb.append("  {0},\n");
-        char[] line = new char[0];
-        for (Realised.StreamMask st : all) line = row(sb, st.mask(), line);
+        for (Realised.StreamMask st : all) row(sb, st.mask());
         sb.append("};\n\n");
     }
 
@@ -467,8 +466,9 @@ public final class PlacementHeader {
         sb.append("static const ").append(type).append(' ').append(name).append("[] NUNAC_UNUSED = {");
         if (values.length == 0) sb.append("0");
         for (int i = 0; i < values.length; i++) {
-            if (i % 16 == 0) sb.append("\n  ");
-            sb.append(values[i]).append(i + 1 < values.length ? ", " : "");
+            if (i % 16 == 0) sb.ascii("\n  ");
+            sb.append(values[i]);
+            if (i + 1 < values.length) sb.ascii(", ");
         }
         sb.append("\n};\n\n");
     }

@@ -237,18 +237,18 @@ public final class PlacementJson {
         for (int t = 0; t < n; t++) {
             TbAccess a = r.accesses().threadblocks().get(base + t);
             CanonicalJson.pad(sb, indent + 1);
-            sb.append("{\n");
-            key(sb, indent + 2, "cu").append(pl.cuOfTb()[base + t]).append(",\n");
-            key(sb, indent + 2, "domain").append(pl.domainOfTb()[base + t]).append(",\n");
-            key(sb, indent + 2, "group").append(pl.groupOfTb()[base + t]).append(",\n");
-            key(sb, indent + 2, "mask");
+            sb.ascii("{\n");
+            key(sb, indent + 2, "\"cu\": ").append(pl.cuOfTb()[base + t]).ascii(",\n");
+            key(sb, indent + 2, "\"domain\": ").append(pl.domainOfTb()[base + t]).ascii(",\n");
+            key(sb, indent + 2, "\"group\": ").append(pl.groupOfTb()[base + t]).ascii(",\n");
+            key(sb, indent + 2, "\"mask\": ");
             hex(sb, rl.tbMasks().get(t));
-            sb.append(",\n");
-            key(sb, indent + 2, "peer").append(a.peer()).append(",\n");
-            key(sb, indent + 2, "slot").append(rl.slotOfTb()[t]).append(",\n");
-            key(sb, indent + 2, "tb").append(t).append('\n');
+            sb.ascii(",\n");
+            key(sb, indent + 2, "\"peer\": ").append(a.peer()).ascii(",\n");
+            key(sb, indent + 2, "\"slot\": ").append(rl.slotOfTb()[t]).ascii(",\n");
+            key(sb, indent + 2, "\"tb\": ").append(t).append('\n');
             CanonicalJson.pad(sb, indent + 1);
-            sb.append(t + 1 < n ? "},\n" : "}\n");
+            sb.ascii(t + 1 < n ? "},\n" : "}\n");
         }
         CanonicalJson.pad(sb, indent);
         sb.append(']');
@@ -259,18 +259,15 @@ public final class PlacementJson {
      * written without a String per threadblock.
      */
     private static void hex(TextOut sb, int[] words) {
-        sb.append("\"0x");
-        for (int i = words.length - 1; i >= 0; i--) {
-            for (int shift = 28; shift >= 0; shift -= 4) sb.append(HEX[(words[i] >>> shift) & 0xf]);
-        }
+        sb.ascii("\"0x");
+        for (int i = words.length - 1; i >= 0; i--) sb.hex8(words[i]);
         sb.append('"');
     }
 
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
-
-    private static TextOut key(TextOut sb, int indent, String key) {
+    /** {@code quoted} is the key as written, {@code "cu": }. */
+    private static TextOut key(TextOut sb, int indent, String quoted) {
         CanonicalJson.pad(sb, indent);
-        return sb.append('"').append(key).append("\": ");
+        return sb.ascii(quoted);
     }
 
     /** A compact column: one number when every threadblock has the same value (and there are several), else the values. */

@@ -102,7 +102,26 @@ public final class TextOut {
             chars.append(v);
             return this;
         }
-        return append((long) v);
+        if (high != 0) throw unencodable();
+        if (n + 11 > BUFFER) drain();
+        if (v >= 0 && v < 10) { // most values of the large tables: a CU, stack or domain of a few
+            buf[n++] = (byte) ('0' + v);
+            return this;
+        }
+        if (v == Integer.MIN_VALUE) return append((long) v);
+        if (v < 0) {
+            buf[n++] = '-';
+            v = -v;
+        }
+        int digits = 1;
+        for (int t = v; t >= 10; t /= 10) digits++;
+        int end = n + digits;
+        for (int p = end - 1; p >= n; p--) {
+            buf[p] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        n = end;
+        return this;
     }
 
     public TextOut append(long v) {
@@ -127,6 +146,50 @@ public final class TextOut {
         n = end;
         return this;
     }
+
+    /** {@code s}, which the caller knows to be ASCII (a key, a separator): copied without a look at each character. */
+    TextOut ascii(String s) {
+        if (chars != null) {
+            chars.append(s);
+            return this;
+        }
+        int len = s.length();
+        if (high != 0 || len > BUFFER) return append(s);
+        if (n + len > BUFFER) drain();
+        s.getBytes(0, len, buf, n); // the low byte of each character: the character, for ASCII
+        n += len;
+        return this;
+    }
+
+    /** {@code count} spaces: the indentation of canonical JSON. */
+    TextOut spaces(int count) {
+        if (chars != null || high != 0 || count > BUFFER) {
+            for (int i = 0; i < count; i++) append(' ');
+            return this;
+        }
+        if (n + count > BUFFER) drain();
+        for (int i = 0; i < count; i++) buf[n + i] = ' ';
+        n += count;
+        return this;
+    }
+
+    /** The 8 lowercase hex digits of {@code word}, most significant first: a word of a CU mask. */
+    TextOut hex8(int word) {
+        if (chars != null || high != 0) {
+            for (int shift = 28; shift >= 0; shift -= 4) append(HEX[(word >>> shift) & 0xf]);
+            return this;
+        }
+        if (n + 8 > BUFFER) drain();
+        for (int i = 7; i >= 0; i--) {
+            buf[n + i] = HEX_BYTES[word & 0xf];
+            word >>>= 4;
+        }
+        n += 8;
+        return this;
+    }
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final byte[] HEX_BYTES = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
 
     /** Booleans and other scalars, as StringBuilder writes them. */
     public TextOut append(Object o) {

@@ -55,7 +55,7 @@ public final class PerRankOutputs {
         int ranks = r.plan().ranks();
         TbNumbering tbs = TbNumbering.of(r.plan());
         LaunchTable.Parts parts = launch ? LaunchTable.parts(r) : null;
-        List<Map<String, String>> byRank = new ArrayList<>(ranks);
+        List<RankFiles> byRank = new ArrayList<>(ranks);
         int threads = Math.min(ranks, Runtime.getRuntime().availableProcessors());
         ExecutorService pool = Parallel.pool("nunac-per-rank", Math.max(1, threads));
         try {
@@ -64,7 +64,7 @@ public final class PerRankOutputs {
             // first in, first out, so it has a thread before any rank waits for it).
             CompletableFuture<PlacementHeader.Fingerprints> fp = !header ? null : fingerprints != null
                     ? CompletableFuture.completedFuture(fingerprints) : CompletableFuture.supplyAsync(() -> PlacementHeader.Fingerprints.of(r), pool);
-            List<CompletableFuture<Map<String, String>>> futures = new ArrayList<>(ranks);
+            List<CompletableFuture<RankFiles>> futures = new ArrayList<>(ranks);
             for (int k = 0; k < ranks; k++) {
                 int rank = k;
                 futures.add(CompletableFuture.supplyAsync(() -> {
@@ -72,20 +72,37 @@ public final class PerRankOutputs {
                     if (json) files.put(file(rank, ranks, Output.JSON), PlacementJson.emitRank(r, rank, tbs.first(rank)));
                     if (header) files.put(file(rank, ranks, Output.HEADER), PlacementHeader.emitRank(r, settings, Parallel.join(fp), rank, tbs.first(rank)));
                     if (launch) files.put(file(rank, ranks, Output.LAUNCH), parts.emit(rank));
-                    return files;
+                    return new RankFiles(files, listing(files)); // digests taken here, side by side, not one after another
                 }, pool));
             }
-            for (CompletableFuture<Map<String, String>> f : futures) byRank.add(Parallel.join(f));
+            for (CompletableFuture<RankFiles> f : futures) byRank.add(Parallel.join(f));
         } finally {
             pool.shutdownNow();
         }
         Map<String, String> out = new LinkedHashMap<>();
-        byRank.forEach(out::putAll);
+        for (RankFiles f : byRank) out.putAll(f.files());
         out.put(INDEX, index(r, byRank));
         return out;
     }
 
-    private static String index(CompileResult r, List<Map<String, String>> byRank) {
+    /** One rank's files, by name, and their entries in the index. */
+    private record RankFiles(Map<String, String> files, List<Object> listing) {}
+
+    /** The index's entries of {@code files}: name, size in bytes and SHA-256 of each. */
+    private static List<Object> listing(Map<String, String> files) {
+        List<Object> out = new ArrayList<>();
+        for (Map.Entry<String, String> f : files.entrySet()) {
+            byte[] bytes = f.getValue().getBytes(StandardCharsets.UTF_8);
+            Map<String, Object> fm = new TreeMap<>();
+            fm.put("name", f.getKey());
+            fm.put("bytes", bytes.length);
+            fm.put("sha256", sha256(bytes));
+            out.add(fm);
+        }
+        return out;
+    }
+
+    private static String index(CompileResult r, List<RankFiles> byRank) {
         Map<String, Object> root = new TreeMap<>();
         root.put("schema", "nunac-placement-index");
         root.put("version", INDEX_VERSION);
@@ -95,18 +112,9 @@ public final class PerRankOutputs {
         root.put("ranks", r.plan().ranks());
         List<Object> rows = new ArrayList<>();
         for (int k = 0; k < byRank.size(); k++) {
-            List<Object> files = new ArrayList<>();
-            for (Map.Entry<String, String> f : byRank.get(k).entrySet()) {
-                byte[] bytes = f.getValue().getBytes(StandardCharsets.UTF_8);
-                Map<String, Object> fm = new TreeMap<>();
-                fm.put("name", f.getKey());
-                fm.put("bytes", bytes.length);
-                fm.put("sha256", sha256(bytes));
-                files.add(fm);
-            }
             Map<String, Object> row = new TreeMap<>();
             row.put("rank", k);
-            row.put("files", files);
+            row.put("files", byRank.get(k).listing());
             rows.add(row);
         }
         root.put("files", rows);

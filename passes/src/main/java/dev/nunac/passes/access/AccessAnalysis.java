@@ -81,8 +81,9 @@ public final class AccessAnalysis extends BasePass {
                     if (s.op() != OpKind.RECV) add(space, r, s.dst(), moving, moving);
                     if (s.op().oneSided() && onePeer < 0) onePeer = s.peer();
                     if (s.op().sends) {
-                        Endpoint recv = transfers.receiverOf(new Endpoint(r, tb.id(), s.index()));
-                        if (recv != null) {
+                        int recvId = transfers.receiverId(transfers.stepId(r, tb.id(), s.index()));
+                        if (recvId >= 0) {
+                            Endpoint recv = transfers.endpoint(recvId);
                             Step rs = plan.rank(recv.rank()).tb(recv.tb()).steps().get(recv.step());
                             // rrs forwards without storing: its data lands where the next hop stores it
                             if (rs.dst() != null) {

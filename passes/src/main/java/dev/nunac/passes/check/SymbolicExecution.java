@@ -74,24 +74,34 @@ final class SymbolicExecution {
         return inputChunks;
     }
 
-    private int gid(Endpoint e) {
-        return transfers.stepId(e.rank(), e.tb(), e.step());
-    }
-
     /** Runs to completion or deadlock; reports the deadlock. Returns true when every step ran. */
     boolean run(Diagnostics diags) {
         // Who may become runnable when a step completes: its dependants and its transfer partner.
         Waiters waiters = new Waiters(done.length);
+        // Indexed loops: C1 would make an iterator per threadblock and per step.
         for (int pass = 0; pass < 2; pass++) {
             for (RankPlan rp : plan.rankPlans()) {
                 for (Threadblock t : rp.threadblocks()) {
-                    for (Step s : t.steps()) {
-                        for (Dep d : s.deps()) waiters.add(pass, transfers.stepId(rp.rank(), d.tb(), d.step()), rp.rank(), t.id());
+                    List<Step> steps = t.steps();
+                    for (int i = 0; i < steps.size(); i++) {
+                        List<Dep> deps = steps.get(i).deps();
+                        for (int k = 0; k < deps.size(); k++) {
+                            waiters.add(pass, transfers.stepId(rp.rank(), deps.get(k).tb(), deps.get(k).step()), rp.rank(), t.id());
+                        }
                     }
                 }
             }
-            for (Transfers.Transfer tr : transfers.transfers()) waiters.add(pass, gid(tr.from()), tr.to().rank(), tr.to().tb());
-            for (Transfers.Transfer tr : transfers.signals()) waiters.add(pass, gid(tr.from()), tr.to().rank(), tr.to().tb());
+            // After its dependants, a sending step (or signal) wakes its one partner: every
+            // receiving step (or wait) is listed under its sender.
+            for (RankPlan rp : plan.rankPlans()) {
+                for (Threadblock t : rp.threadblocks()) {
+                    int first = transfers.stepId(rp.rank(), t.id(), 0);
+                    for (int id = first; id < first + t.steps().size(); id++) {
+                        int from = transfers.senderId(id);
+                        if (from >= 0) waiters.add(pass, from, rp.rank(), t.id());
+                    }
+                }
+            }
             if (pass == 0) waiters.allocate();
         }
         queued = new boolean[plan.ranks()][];
@@ -215,10 +225,11 @@ final class SymbolicExecution {
     }
 
     private boolean ready(int r, Threadblock tb, Step s) {
-        for (Dep d : s.deps()) if (!done[transfers.stepId(r, d.tb(), d.step())]) return false;
+        List<Dep> deps = s.deps();
+        for (int k = 0; k < deps.size(); k++) if (!done[transfers.stepId(r, deps.get(k).tb(), deps.get(k).step())]) return false;
         if (s.op().receives || s.op() == OpKind.WAIT) {
-            Endpoint p = transfers.senderOf(new Endpoint(r, tb.id(), s.index()));
-            return p != null && done[gid(p)];
+            int p = transfers.senderId(transfers.stepId(r, tb.id(), s.index()));
+            return p >= 0 && done[p];
         }
         return true;
     }

@@ -58,7 +58,9 @@ public final class AccessAnalysis extends BasePass {
                 moving.clear();
                 long moved = 0;
                 int onePeer = -1;
-                for (Step s : tb.steps()) {
+                List<Step> steps = tb.steps();
+                for (int k = 0; k < steps.size(); k++) { // indexed: C1 would make an iterator per threadblock
+                    Step s = steps.get(k);
                     if (s.op() == OpKind.NOP || s.op() == OpKind.SIGNAL || s.op() == OpKind.WAIT) {
                         if (onePeer < 0 && s.peer() >= 0) onePeer = s.peer();
                         continue;
@@ -96,7 +98,12 @@ public final class AccessAnalysis extends BasePass {
                 }
                 int peer = tb.sendPeer() >= 0 ? tb.sendPeer() : onePeer >= 0 ? onePeer : tb.recvPeer();
                 int[] l = local.sortedUnique(), rm = remote.sortedUnique();
-                out.add(new TbAccess(r, tb.id(), merge(l, rm), l, rm, moved, peer, moving.sortedUnique()));
+                int[] all = rm.length == 0 ? l : l.length == 0 ? rm : merge(l, rm);
+                int[] mv = moving.sortedUnique();
+                // The sets are read only and kept for the whole compile, one entry per threadblock:
+                // equal ones share an array (a receiver's chunks are its local ones, a sender's moves all it touches).
+                if (Arrays.equals(mv, all)) mv = all;
+                out.add(new TbAccess(r, tb.id(), all, l, rm, moved, peer, mv));
             }
         }
         boolean[] shared = new boolean[space.size()];
@@ -124,6 +131,7 @@ public final class AccessAnalysis extends BasePass {
 
     /** A growable int list; avoids boxing in the per-step loop. */
     static final class IntBag {
+        private static final int[] NONE = new int[0];
         private int[] a = new int[16];
         private int n;
 
@@ -137,11 +145,12 @@ public final class AccessAnalysis extends BasePass {
         }
 
         int[] sortedUnique() {
+            if (n == 0) return NONE;
             int[] s = Arrays.copyOf(a, n);
             Arrays.sort(s);
             int k = 0;
             for (int i = 0; i < s.length; i++) if (i == 0 || s[i] != s[i - 1]) s[k++] = s[i];
-            return Arrays.copyOf(s, k);
+            return k == s.length ? s : Arrays.copyOf(s, k);
         }
     }
 }

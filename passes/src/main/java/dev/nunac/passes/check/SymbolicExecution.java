@@ -13,7 +13,6 @@ import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
 import dev.nunac.ir.Transfers;
 import dev.nunac.ir.Transfers.Endpoint;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,7 +38,12 @@ final class SymbolicExecution {
     private final int inputChunks;
     /** LL/LL128: a step's source must hold data before the step runs. */
     private final boolean flaggedData;
-    private final ArrayDeque<int[]> work = new ArrayDeque<>();
+    /**
+     * Threadblocks to run, first in first out: a ring of (rank, threadblock) pairs, as large as the
+     * plan's threadblocks, since each is queued at most once at a time ({@link #queued}).
+     */
+    private int[] workRank, workTb;
+    private int workHead, workSize;
     private boolean[][] queued;
     /** Empty chunk id → threadblocks spinning on it. */
     private final Map<Integer, List<int[]>> slotWaiters = new HashMap<>();
@@ -105,16 +109,19 @@ final class SymbolicExecution {
             if (pass == 0) waiters.allocate();
         }
         queued = new boolean[plan.ranks()][];
+        workRank = new int[Math.max(1, plan.threadblockCount())];
+        workTb = new int[workRank.length];
         for (RankPlan rp : plan.rankPlans()) {
             queued[rp.rank()] = new boolean[rp.threadblocks().size()];
             for (Threadblock t : rp.threadblocks()) {
-                work.add(new int[] {rp.rank(), t.id()});
+                push(rp.rank(), t.id());
                 queued[rp.rank()][t.id()] = true;
             }
         }
-        while (!work.isEmpty()) {
-            int[] rt = work.poll();
-            int r = rt[0], t = rt[1];
+        while (workSize > 0) {
+            int r = workRank[workHead], t = workTb[workHead];
+            workHead = (workHead + 1) % workRank.length;
+            workSize--;
             queued[r][t] = false;
             Threadblock tb = plan.rank(r).tb(t);
             while (pc[r][t] < tb.steps().size()) {
@@ -122,7 +129,7 @@ final class SymbolicExecution {
                 if (!ready(r, tb, s)) break;
                 ChunkRef missing = unwritten(r, s);
                 if (missing != null) {
-                    slotWaiters.computeIfAbsent(slot(missing), k -> new ArrayList<>()).add(rt);
+                    slotWaiters.computeIfAbsent(slot(missing), k -> new ArrayList<>()).add(new int[] {r, t});
                     break;
                 }
                 execute(r, tb, s);
@@ -153,8 +160,14 @@ final class SymbolicExecution {
     private void wake(int rank, int tb) {
         if (!queued[rank][tb]) {
             queued[rank][tb] = true;
-            work.add(new int[] {rank, tb});
+            push(rank, tb);
         }
+    }
+
+    private void push(int rank, int tb) {
+        int at = (workHead + workSize++) % workRank.length;
+        workRank[at] = rank;
+        workTb[at] = tb;
     }
 
     /** Who waits on each step, as compressed rows: waiters of step g at [start[g], start[g+1]). */

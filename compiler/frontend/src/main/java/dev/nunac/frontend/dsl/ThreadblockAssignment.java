@@ -40,7 +40,8 @@ final class ThreadblockAssignment {
         int sendPeer = -1;
         int recvPeer = -1;
         int id;
-        final List<StepB> steps = new ArrayList<>();
+        /** Most threadblocks of a large plan hold a step or two. */
+        final List<StepB> steps = new ArrayList<>(2);
 
         TbB(int hint, int channel, SourcePos pos) {
             this.hint = hint;
@@ -169,11 +170,16 @@ final class ThreadblockAssignment {
         for (int i = 0; i < nranks; i++) ranks[i] = new RankB();
     }
 
-    /** Threadblocks per rank, with dependencies; null if errors were reported. */
+    /**
+     * Threadblocks per rank, with dependencies; null if errors were reported. Consumes {@code ops}:
+     * each operation is cleared from the list once lowered, so that it is garbage while the steps
+     * are made (a million at 1,024 ranks).
+     */
     static List<List<Threadblock>> assign(Plan shape, Map<String, Integer> buffers, List<DslOp> ops, Diagnostics diags,
                                             int maxTbs) {
         ThreadblockAssignment a = new ThreadblockAssignment(shape.ranks(), diags, maxTbs);
-        for (DslOp op : ops) {
+        for (int i = 0; i < ops.size(); i++) {
+            DslOp op = ops.set(i, null);
             try {
                 a.lower(op);
             } catch (AssignError e) {
@@ -190,6 +196,9 @@ final class ThreadblockAssignment {
             order.addAll(rb.auto);
             for (int i = 0; i < order.size(); i++) order.get(i).id = i;
             inferDependencies(shape, r, rb, buffers);
+            // The rank's builders are garbage once its steps are made: dropped now, the plan's
+            // builders and its steps are never all live at once.
+            a.ranks[r] = null;
             List<Threadblock> tbs = new ArrayList<>(order.size());
             for (int i = 0; i < order.size(); i++) {
                 TbB t = order.get(i);

@@ -162,12 +162,9 @@ public final class Transfers {
         }
 
         /** Each step's connection as an index into {@code distinct}, or -1 if absent there. */
-        int[] indexIn(long[] distinct) {
+        int[] indexIn(KeyIndex distinct) {
             int[] out = new int[size];
-            for (int i = 0; i < size; i++) {
-                int k = Arrays.binarySearch(distinct, keys[i]);
-                out[i] = k >= 0 ? k : -1;
-            }
+            for (int i = 0; i < size; i++) out[i] = distinct.indexOf(keys[i]);
             return out;
         }
 
@@ -184,6 +181,40 @@ public final class Transfers {
     }
 
     /**
+     * The position of each of a set of distinct connection keys, by open addressing: looked up
+     * once per sending and receiving step, where a binary search over a plan's hundreds of
+     * thousands of connections took a score of probes each.
+     */
+    private static final class KeyIndex {
+        private final long[] keys;
+        private final int[] index;
+        private final int mask;
+
+        KeyIndex(long[] distinct) {
+            int cap = Integer.highestOneBit(Math.max(4, distinct.length * 2 - 1)) << 1;
+            keys = new long[cap];
+            index = new int[cap];
+            mask = cap - 1;
+            Arrays.fill(index, -1);
+            for (int k = 0; k < distinct.length; k++) {
+                int i = slot(distinct[k]);
+                keys[i] = distinct[k];
+                index[i] = k;
+            }
+        }
+
+        private int slot(long key) {
+            int i = (int) ((key * 0x9E3779B97F4A7C15L) >>> 33) & mask;
+            while (index[i] >= 0 && keys[i] != key) i = (i + 1) & mask;
+            return i;
+        }
+
+        int indexOf(long key) {
+            return index[slot(key)];
+        }
+    }
+
+    /**
      * Pairs the k-th sender with the k-th receiver of each connection. Pairs are listed by
      * connection in the order the connections first send, then by k.
      */
@@ -193,7 +224,8 @@ public final class Transfers {
         int m = 0;
         for (int i = 0; i < distinct.length; i++) if (i == 0 || distinct[i] != distinct[i - 1]) distinct[m++] = distinct[i];
         distinct = Arrays.copyOf(distinct, m);
-        int[] fromIdx = from.indexIn(distinct), toIdx = to.indexIn(distinct);
+        KeyIndex index = new KeyIndex(distinct);
+        int[] fromIdx = from.indexIn(index), toIdx = to.indexIn(index);
         int[][] fromOf = Connections.buckets(fromIdx, m), toOf = Connections.buckets(toIdx, m);
         for (int i = 0; i < to.size; i++) if (toIdx[i] < 0) unmatchedIds[to.ids[i]] = true;
         boolean[] done = new boolean[m];

@@ -1,5 +1,6 @@
 package dev.nunac.bench;
 
+import dev.nunac.diag.Diagnostics;
 import dev.nunac.driver.CompileResult;
 import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
@@ -8,10 +9,12 @@ import dev.nunac.emit.Output;
 import dev.nunac.ir.ChunkSpace;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
+import dev.nunac.ir.Transfers;
 import dev.nunac.passes.access.AccessAnalysis;
 import dev.nunac.passes.access.Accesses;
 import dev.nunac.passes.alloc.LogicalAllocation;
 import dev.nunac.passes.alloc.LogicalGroups;
+import dev.nunac.passes.check.CheckPass;
 import dev.nunac.passes.cost.AnalyticModel;
 import dev.nunac.passes.cost.Estimate;
 import dev.nunac.passes.place.Placement;
@@ -45,7 +48,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * of the nap+nar placement at granularity 4 (what the search does per candidate), that placement
  * itself, a chunk-space lookup of every chunk's storage, the whole placement search (at 512 ranks,
  * past 250,000 steps, over UA and nap+nar k=4 only) and rendering the whole-plan placement.json and
- * placement.h side by side (as the compile does, before writing). Single shots after two warm-up
+ * placement.h side by side (as the compile does, before writing), and the stages before the
+ * search: the DSL interpreter with threadblock assignment and the IR verifier, the checker, access
+ * analysis and logical allocation, from the plan's text. Single shots after two warm-up
  * calls: at these sizes one call takes a second or more. Run it alone, e.g.
  * {@code java -cp ... org.openjdk.jmh.Main ScaleBenchmark} with the class path bench/run.sh builds.
  */
@@ -98,6 +103,16 @@ public class ScaleBenchmark {
     @Benchmark
     public Map<Output, String> emitJsonAndHeader() {
         return Emission.render(compiled, Set.of(Output.JSON, Output.HEADER));
+    }
+
+    @Benchmark
+    public LogicalGroups parseToLogicalAllocation() {
+        Plan plan = PlanLoader.load(Path.of("examples/alltoall-direct.msccl"), Map.of("ranks", String.valueOf(ranks)),
+                Limits.DEFAULT.with("steps", 4_000_000L));
+        Diagnostics d = new Diagnostics();
+        Transfers t = CheckPass.check(plan, d);
+        if (d.hasErrors()) throw new IllegalStateException("the plan does not check");
+        return LogicalAllocation.allocate(AccessAnalysis.analyse(plan, t));
     }
 
     @Benchmark

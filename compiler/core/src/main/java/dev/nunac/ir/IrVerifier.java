@@ -2,6 +2,7 @@ package dev.nunac.ir;
 
 import dev.nunac.diag.Diagnostics;
 import dev.nunac.diag.SourcePos;
+import java.util.List;
 
 /**
  * Structural well-formedness of a plan: what every pass may assume. Run after the front end
@@ -90,7 +91,9 @@ public final class IrVerifier {
         int dstRank = s.op() == OpKind.PUT ? s.peer() : r;
         if (s.src() != null && !fineRef(plan, s.src(), srcRank) || s.dst() != null && !fineRef(plan, s.dst(), dstRank)) return false;
         if (s.src() != null && s.dst() != null && s.src().count() != s.dst().count()) return false;
-        for (Dep dep : s.deps()) {
+        List<Dep> deps = s.deps();
+        for (int k = 0; k < deps.size(); k++) { // indexed: C1 would make an iterator per step
+            Dep dep = deps.get(k);
             if (dep.tb() < 0 || dep.tb() >= rp.threadblocks().size() || dep.tb() == tb.id()) return false;
             if (dep.step() < 0 || dep.step() >= rp.tb(dep.tb()).steps().size()) return false;
         }
@@ -102,7 +105,7 @@ public final class IrVerifier {
         if (c.rank() != expectedRank) return false;
         if (c.rank() < 0 || c.rank() >= plan.ranks()) return true;
         RankPlan rp = plan.rank(c.rank());
-        if (rp.buffer(c.buffer()).isEmpty() && !c.buffer().equals(Buffer.INPUT) && !c.buffer().equals(Buffer.OUTPUT)) return false;
+        if (!rp.hasBuffer(c.buffer()) && !c.buffer().equals(Buffer.INPUT) && !c.buffer().equals(Buffer.OUTPUT)) return false;
         int cap = BufferLayout.capacity(plan, c.rank(), c.buffer());
         return c.index() >= 0 && (long) c.index() + c.count() <= cap;
     }

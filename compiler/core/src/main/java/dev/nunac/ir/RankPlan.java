@@ -69,8 +69,15 @@ public record RankPlan(int rank, List<Buffer> buffers, List<Threadblock> threadb
         }
     }
 
+    /** The chunks of the buffer of that name, 0 if there is none (asked per chunk reference: no Optional). */
     public int bufferChunks(String name) {
-        return buffer(name).map(Buffer::chunks).orElse(0);
+        Buffer b = ((Buffers) buffers).byName.get(name);
+        return b == null ? 0 : b.chunks();
+    }
+
+    /** Whether the rank declares a buffer of that name. */
+    public boolean hasBuffer(String name) {
+        return ((Buffers) buffers).byName.containsKey(name);
     }
 
     public Threadblock tb(int id) {

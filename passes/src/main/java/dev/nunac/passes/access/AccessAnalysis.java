@@ -8,7 +8,6 @@ import dev.nunac.ir.RankPlan;
 import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
 import dev.nunac.ir.Transfers;
-import dev.nunac.ir.Transfers.Endpoint;
 import dev.nunac.pass.Compilation;
 import dev.nunac.pass.BasePass;
 import dev.nunac.pass.Stage;
@@ -48,6 +47,7 @@ public final class AccessAnalysis extends BasePass {
         // Per chunk: the last threadblock (1-based number) that read it, how many distinct ones did, and whether any wrote it.
         int[] lastReader = new int[space.size()], readers = new int[space.size()];
         boolean[] written = new boolean[space.size()];
+        Landings landings = new Landings(plan, space, transfers);
         int tbNumber = 0;
         for (RankPlan rp : plan.rankPlans()) {
             int r = rp.rank();
@@ -58,7 +58,9 @@ public final class AccessAnalysis extends BasePass {
                 moving.clear();
                 long moved = 0;
                 int onePeer = -1;
-                for (Step s : tb.steps()) {
+                List<Step> steps = tb.steps();
+                for (int k = 0; k < steps.size(); k++) { // indexed: C1 would make an iterator per threadblock
+                    Step s = steps.get(k);
                     if (s.op() == OpKind.NOP || s.op() == OpKind.SIGNAL || s.op() == OpKind.WAIT) {
                         if (onePeer < 0 && s.peer() >= 0) onePeer = s.peer();
                         continue;
@@ -81,26 +83,69 @@ public final class AccessAnalysis extends BasePass {
                     if (s.op() != OpKind.RECV) add(space, r, s.dst(), moving, moving);
                     if (s.op().oneSided() && onePeer < 0) onePeer = s.peer();
                     if (s.op().sends) {
-                        Endpoint recv = transfers.receiverOf(new Endpoint(r, tb.id(), s.index()));
-                        if (recv != null) {
-                            Step rs = plan.rank(recv.rank()).tb(recv.tb()).steps().get(recv.step());
-                            // rrs forwards without storing: its data lands where the next hop stores it
-                            if (rs.dst() != null) {
-                                add(space, r, rs.dst(), local, remote);
-                                add(space, r, rs.dst(), moving, moving);
-                                mark(space, recv.rank(), rs.dst(), written);
+                        int recvId = transfers.receiverId(transfers.stepId(r, tb.id(), s.index()));
+                        // rrs forwards without storing: its data lands where the next hop stores it
+                        if (recvId >= 0 && landings.count[recvId] > 0) {
+                            int n = landings.count[recvId], first = landings.first[recvId];
+                            IntBag bag = landings.rank[recvId] == r ? local : remote;
+                            for (int i = 0; i < n; i++) {
+                                bag.add(first + i);
+                                moving.add(first + i);
+                                written[landings.stored[recvId] + i] = true;
                             }
                         }
                     }
                 }
                 int peer = tb.sendPeer() >= 0 ? tb.sendPeer() : onePeer >= 0 ? onePeer : tb.recvPeer();
                 int[] l = local.sortedUnique(), rm = remote.sortedUnique();
-                out.add(new TbAccess(r, tb.id(), merge(l, rm), l, rm, moved, peer, moving.sortedUnique()));
+                int[] all = rm.length == 0 ? l : l.length == 0 ? rm : merge(l, rm);
+                int[] mv = moving.sortedUnique();
+                // The sets are read only and kept for the whole compile, one entry per threadblock:
+                // equal ones share an array (a receiver's chunks are its local ones, a sender's moves all it touches).
+                if (Arrays.equals(mv, all)) mv = all;
+                out.add(new TbAccess(r, tb.id(), all, l, rm, moved, peer, mv));
             }
         }
         boolean[] shared = new boolean[space.size()];
         for (int id = 0; id < shared.length; id++) shared[id] = readers[id] >= 2 && !written[id];
         return new Accesses(space, List.copyOf(out), shared);
+    }
+
+    /**
+     * Where each receiving step stores its data, by step number, found in one pass in plan order:
+     * its sender reads it from these arrays, instead of following the plan's objects to a step
+     * of another rank, which at a million threadblocks is a cache miss at every level.
+     */
+    private static final class Landings {
+        /** The destination's rank, its first chunk id and count (0: none), and its first id on the receiving rank. */
+        final int[] rank, first, count, stored;
+
+        Landings(Plan plan, ChunkSpace space, Transfers transfers) {
+            int n = transfers.stepCount();
+            rank = new int[n];
+            first = new int[n];
+            count = new int[n];
+            stored = new int[n];
+            for (RankPlan rp : plan.rankPlans()) {
+                for (Threadblock tb : rp.threadblocks()) {
+                    List<Step> steps = tb.steps();
+                    for (int k = 0; k < steps.size(); k++) {
+                        Step s = steps.get(k);
+                        ChunkRef d = s.dst();
+                        if (!s.op().receives || d == null) continue;
+                        int id = transfers.stepId(rp.rank(), tb.id(), s.index());
+                        rank[id] = d.rank();
+                        first[id] = space.id(d.rank(), d.buffer(), d.index());
+                        stored[id] = space.id(rp.rank(), d.buffer(), d.index());
+                        for (int i = 1; i < d.count(); i++) { // ids run on within a buffer; checked as before
+                            space.id(d.rank(), d.buffer(), d.index() + i);
+                            space.id(rp.rank(), d.buffer(), d.index() + i);
+                        }
+                        count[id] = d.count();
+                    }
+                }
+            }
+        }
     }
 
     private static void mark(ChunkSpace space, int rank, ChunkRef c, boolean[] written) {
@@ -123,6 +168,7 @@ public final class AccessAnalysis extends BasePass {
 
     /** A growable int list; avoids boxing in the per-step loop. */
     static final class IntBag {
+        private static final int[] NONE = new int[0];
         private int[] a = new int[16];
         private int n;
 
@@ -136,11 +182,12 @@ public final class AccessAnalysis extends BasePass {
         }
 
         int[] sortedUnique() {
+            if (n == 0) return NONE;
             int[] s = Arrays.copyOf(a, n);
             Arrays.sort(s);
             int k = 0;
             for (int i = 0; i < s.length; i++) if (i == 0 || s[i] != s[i - 1]) s[k++] = s[i];
-            return Arrays.copyOf(s, k);
+            return k == s.length ? s : Arrays.copyOf(s, k);
         }
     }
 }

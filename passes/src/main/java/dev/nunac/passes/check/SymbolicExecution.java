@@ -13,7 +13,6 @@ import dev.nunac.ir.Step;
 import dev.nunac.ir.Threadblock;
 import dev.nunac.ir.Transfers;
 import dev.nunac.ir.Transfers.Endpoint;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,7 +38,12 @@ final class SymbolicExecution {
     private final int inputChunks;
     /** LL/LL128: a step's source must hold data before the step runs. */
     private final boolean flaggedData;
-    private final ArrayDeque<int[]> work = new ArrayDeque<>();
+    /**
+     * Threadblocks to run, first in first out: a ring of (rank, threadblock) pairs, as large as the
+     * plan's threadblocks, since each is queued at most once at a time ({@link #queued}).
+     */
+    private int[] workRank, workTb;
+    private int workHead, workSize;
     private boolean[][] queued;
     /** Empty chunk id → threadblocks spinning on it. */
     private final Map<Integer, List<int[]>> slotWaiters = new HashMap<>();
@@ -74,37 +78,50 @@ final class SymbolicExecution {
         return inputChunks;
     }
 
-    private int gid(Endpoint e) {
-        return transfers.stepId(e.rank(), e.tb(), e.step());
-    }
-
     /** Runs to completion or deadlock; reports the deadlock. Returns true when every step ran. */
     boolean run(Diagnostics diags) {
         // Who may become runnable when a step completes: its dependants and its transfer partner.
         Waiters waiters = new Waiters(done.length);
+        // Indexed loops: C1 would make an iterator per threadblock and per step.
         for (int pass = 0; pass < 2; pass++) {
             for (RankPlan rp : plan.rankPlans()) {
                 for (Threadblock t : rp.threadblocks()) {
-                    for (Step s : t.steps()) {
-                        for (Dep d : s.deps()) waiters.add(pass, transfers.stepId(rp.rank(), d.tb(), d.step()), rp.rank(), t.id());
+                    List<Step> steps = t.steps();
+                    for (int i = 0; i < steps.size(); i++) {
+                        List<Dep> deps = steps.get(i).deps();
+                        for (int k = 0; k < deps.size(); k++) {
+                            waiters.add(pass, transfers.stepId(rp.rank(), deps.get(k).tb(), deps.get(k).step()), rp.rank(), t.id());
+                        }
                     }
                 }
             }
-            for (Transfers.Transfer tr : transfers.transfers()) waiters.add(pass, gid(tr.from()), tr.to().rank(), tr.to().tb());
-            for (Transfers.Transfer tr : transfers.signals()) waiters.add(pass, gid(tr.from()), tr.to().rank(), tr.to().tb());
+            // After its dependants, a sending step (or signal) wakes its one partner: every
+            // receiving step (or wait) is listed under its sender.
+            for (RankPlan rp : plan.rankPlans()) {
+                for (Threadblock t : rp.threadblocks()) {
+                    int first = transfers.stepId(rp.rank(), t.id(), 0);
+                    for (int id = first; id < first + t.steps().size(); id++) {
+                        int from = transfers.senderId(id);
+                        if (from >= 0) waiters.add(pass, from, rp.rank(), t.id());
+                    }
+                }
+            }
             if (pass == 0) waiters.allocate();
         }
         queued = new boolean[plan.ranks()][];
+        workRank = new int[Math.max(1, plan.threadblockCount())];
+        workTb = new int[workRank.length];
         for (RankPlan rp : plan.rankPlans()) {
             queued[rp.rank()] = new boolean[rp.threadblocks().size()];
             for (Threadblock t : rp.threadblocks()) {
-                work.add(new int[] {rp.rank(), t.id()});
+                push(rp.rank(), t.id());
                 queued[rp.rank()][t.id()] = true;
             }
         }
-        while (!work.isEmpty()) {
-            int[] rt = work.poll();
-            int r = rt[0], t = rt[1];
+        while (workSize > 0) {
+            int r = workRank[workHead], t = workTb[workHead];
+            workHead = (workHead + 1) % workRank.length;
+            workSize--;
             queued[r][t] = false;
             Threadblock tb = plan.rank(r).tb(t);
             while (pc[r][t] < tb.steps().size()) {
@@ -112,7 +129,7 @@ final class SymbolicExecution {
                 if (!ready(r, tb, s)) break;
                 ChunkRef missing = unwritten(r, s);
                 if (missing != null) {
-                    slotWaiters.computeIfAbsent(slot(missing), k -> new ArrayList<>()).add(rt);
+                    slotWaiters.computeIfAbsent(slot(missing), k -> new ArrayList<>()).add(new int[] {r, t});
                     break;
                 }
                 execute(r, tb, s);
@@ -143,8 +160,14 @@ final class SymbolicExecution {
     private void wake(int rank, int tb) {
         if (!queued[rank][tb]) {
             queued[rank][tb] = true;
-            work.add(new int[] {rank, tb});
+            push(rank, tb);
         }
+    }
+
+    private void push(int rank, int tb) {
+        int at = (workHead + workSize++) % workRank.length;
+        workRank[at] = rank;
+        workTb[at] = tb;
     }
 
     /** Who waits on each step, as compressed rows: waiters of step g at [start[g], start[g+1]). */
@@ -215,10 +238,11 @@ final class SymbolicExecution {
     }
 
     private boolean ready(int r, Threadblock tb, Step s) {
-        for (Dep d : s.deps()) if (!done[transfers.stepId(r, d.tb(), d.step())]) return false;
+        List<Dep> deps = s.deps();
+        for (int k = 0; k < deps.size(); k++) if (!done[transfers.stepId(r, deps.get(k).tb(), deps.get(k).step())]) return false;
         if (s.op().receives || s.op() == OpKind.WAIT) {
-            Endpoint p = transfers.senderOf(new Endpoint(r, tb.id(), s.index()));
-            return p != null && done[gid(p)];
+            int p = transfers.senderId(transfers.stepId(r, tb.id(), s.index()));
+            return p >= 0 && done[p];
         }
         return true;
     }

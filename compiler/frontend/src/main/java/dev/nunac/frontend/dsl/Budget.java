@@ -17,8 +17,13 @@ final class Budget {
     private final Limits limits;
     private long iterations;
     private long evaluations;
-    private final Map<ForStmtContext, Long> ranByLoop = new IdentityHashMap<>();
-    private final Map<ForStmtContext, Boolean> running = new IdentityHashMap<>();
+    /** Per loop, the iterations it claimed and whether it is running: a loop inside others is entered once per outer iteration. */
+    private final Map<ForStmtContext, Loop> loops = new IdentityHashMap<>();
+
+    private static final class Loop {
+        long ran;
+        boolean running;
+    }
     private ForStmtContext innermost;
 
     Budget(String file, Limits limits) {
@@ -30,15 +35,17 @@ final class Budget {
     ForStmtContext enter(ForStmtContext f, long from, long to, long count) {
         if (count > limits.maxLoopIterations() - iterations) throw spent(f, from, to, count);
         iterations += count;
-        ranByLoop.merge(f, count, Long::sum);
-        running.put(f, Boolean.TRUE);
+        Loop l = loops.get(f);
+        if (l == null) loops.put(f, l = new Loop());
+        l.ran += count;
+        l.running = true;
         ForStmtContext outer = innermost;
         innermost = f;
         return outer;
     }
 
     void leave(ForStmtContext f, ForStmtContext outer) {
-        running.remove(f);
+        loops.get(f).running = false;
         innermost = outer;
     }
 
@@ -55,15 +62,15 @@ final class Budget {
     private EvalError spent(ForStmtContext f, long from, long to, long count) {
         String raise = " (raise it with --limit loop-iterations=N)";
         ForStmtContext most = null;
-        for (Map.Entry<ForStmtContext, Long> e : ranByLoop.entrySet()) {
-            if (most == null || e.getValue() > ranByLoop.get(most)) most = e.getKey();
+        for (Map.Entry<ForStmtContext, Loop> e : loops.entrySet()) {
+            if (most == null || e.getValue().ran > loops.get(most).ran) most = e.getKey();
         }
-        if (most == null || most == f || running.containsKey(most)) {
+        if (most == null || most == f || loops.get(most).running) {
             return new EvalError(pos(f), "loop over " + from + " .. " + to + " would run " + count
                     + " iterations; the plan may run at most " + limits.maxLoopIterations() + " loop iterations in all" + raise, true);
         }
         SourcePos asking = pos(f);
-        return new EvalError(pos(most), "this loop ran " + ranByLoop.get(most) + " of the " + limits.maxLoopIterations()
+        return new EvalError(pos(most), "this loop ran " + loops.get(most).ran + " of the " + limits.maxLoopIterations()
                 + " loop iterations the plan may run in all, so the loop at line " + asking.line() + ", column " + asking.col()
                 + " cannot run its " + count + raise, true);
     }

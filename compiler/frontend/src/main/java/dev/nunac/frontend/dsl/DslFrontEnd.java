@@ -65,9 +65,12 @@ public final class DslFrontEnd {
         lexer.addErrorListener(listener);
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();
-        // Cache every token's text: the interpreter reads names and numbers once per evaluation.
+        // Cache every token's text: the interpreter reads names and numbers once per evaluation. A
+        // name's text is interned, so that scopes find it by identity.
         for (Token t : tokens.getTokens()) {
-            if (t instanceof org.antlr.v4.runtime.CommonToken ct && t.getType() != Token.EOF) ct.setText(ct.getText());
+            if (t instanceof org.antlr.v4.runtime.CommonToken ct && t.getType() != Token.EOF) {
+                ct.setText(t.getType() == NunaLexer.ID ? ct.getText().intern() : ct.getText());
+            }
         }
         int depth = 0;
         for (Token t : tokens.getTokens()) {

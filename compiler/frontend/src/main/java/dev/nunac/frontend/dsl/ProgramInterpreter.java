@@ -51,7 +51,7 @@ final class ProgramInterpreter {
     private boolean inplace;
     private int root;
     private final Map<String, Integer> buffers = new LinkedHashMap<>();
-    private final List<DslOp> ops = new ArrayList<>();
+    private final ArrayList<DslOp> ops = new ArrayList<>();
 
     ProgramInterpreter(String file, Diagnostics diags, Limits limits) {
         this.file = file;
@@ -120,6 +120,7 @@ final class ProgramInterpreter {
         }
         try {
             execBlock(prog.block(), new Scope(globals));
+            ops.trimToSize();
         } catch (EvalError e) {
             report(e);
         }
@@ -203,16 +204,56 @@ final class ProgramInterpreter {
     }
 
     // The parse tree is walked once per loop iteration; ANTLR's accessors scan the children on
-    // every call, so the two that sit in the innermost loops are looked up once per node.
+    // every call (with an iterator each, which C1 does not optimise away), so the ones the loops
+    // reach are looked up once per node.
     private final java.util.IdentityHashMap<ArgContext, ExprContext> exprs = new java.util.IdentityHashMap<>();
-    private final java.util.IdentityHashMap<BlockContext, List<StatementContext>> statements = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<BlockContext, Body> bodies = new java.util.IdentityHashMap<>();
+    /** The one child an accessor finds: a parenthesis's or a unary operator's expression, a loop's block, an operation's chunk. */
+    private final java.util.IdentityHashMap<ParserRuleContext, ParserRuleContext> onlyChild = new java.util.IdentityHashMap<>();
+
+    /** A block's statements, and whether any of them defines a name (a let): only then does it need a scope of its own. */
+    private record Body(StatementContext[] statements, boolean defines) {
+        static Body of(BlockContext b) {
+            StatementContext[] st = b.statement().toArray(new StatementContext[0]);
+            boolean defines = false;
+            for (StatementContext s : st) defines |= s instanceof LetStmtContext;
+            return new Body(st, defines);
+        }
+    }
+
+    private Body body(BlockContext b) {
+        Body known = bodies.get(b);
+        if (known == null) bodies.put(b, known = Body.of(b));
+        return known;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends ParserRuleContext> T child(ParserRuleContext parent, java.util.function.Function<ParserRuleContext, T> find) {
+        ParserRuleContext c = onlyChild.get(parent);
+        if (c == null) onlyChild.put(parent, c = find.apply(parent));
+        return (T) c;
+    }
 
     // ---- statements ----
 
+    /**
+     * Runs a block in a scope of its own below {@code scope}; a block that defines no names runs
+     * in {@code scope} itself, which nothing can tell apart and saves a scope per iteration.
+     */
+    private void execNested(BlockContext b, Scope scope) {
+        Body body = body(b);
+        execBody(body, body.defines ? new Scope(scope) : scope);
+    }
+
     private void execBlock(BlockContext b, Scope scope) {
-        for (StatementContext s : statements.computeIfAbsent(b, BlockContext::statement)) {
+        execBody(body(b), scope);
+    }
+
+    private void execBody(Body b, Scope scope) {
+        StatementContext[] st = b.statements;
+        for (int i = 0; i < st.length; i++) {
             try {
-                exec(s, scope);
+                exec(st[i], scope);
             } catch (EvalError e) {
                 if (e.fatal) throw e;
                 report(e);
@@ -236,9 +277,9 @@ final class ProgramInterpreter {
         } else if (s instanceof ForStmtContext f) {
             execFor(f, scope);
         } else if (s instanceof IfStmtContext i) {
-            if (evalBool(i.cond, scope)) execBlock(i.then, new Scope(scope));
+            if (evalBool(i.cond, scope)) execNested(i.then, scope);
             else if (i.elseIf != null) exec(i.elseIf, scope);
-            else if (i.otherwise != null) execBlock(i.otherwise, new Scope(scope));
+            else if (i.otherwise != null) execNested(i.otherwise, scope);
         } else if (s instanceof LetStmtContext l) {
             String n = l.name.getText();
             if (scope.definedHere(n)) throw new EvalError(pos(l.name), "'" + Text.shown(n) + "' is already defined in this block", false);
@@ -253,7 +294,7 @@ final class ProgramInterpreter {
         } else if (s instanceof CallStmtContext c) {
             execCall(c, scope);
         } else if (s instanceof BlockStmtContext b) {
-            execBlock(b.block(), new Scope(scope));
+            execNested(b.block(), scope);
         }
     }
 
@@ -266,13 +307,16 @@ final class ProgramInterpreter {
         long count = count(from, to, by);
         ForStmtContext outer = budget.enter(f, from, to, count);
         try {
+            Body block = body(child(f, x -> ((ForStmtContext) x).block()));
+            // One scope for every iteration, emptied before each: no iteration can see another's names.
+            Scope body = new Scope(scope);
             long v = from;
             for (long k = 0; k < count; k++, v += by) {
                 budget.tick();
-                Scope body = new Scope(scope);
+                body.clear();
                 body.define(var, v);
                 long errorsBefore = evalErrors;
-                execBlock(f.block(), body);
+                execBody(block, body);
                 // The next iterations would mostly repeat the error, at the cost of building it again each time.
                 if (evalErrors > errorsBefore) break;
             }
@@ -304,6 +348,16 @@ final class ProgramInterpreter {
         argsOf.put(list, a);
         return a;
     }
+
+    /** The argument list of an operation statement, found once per statement (null: none). */
+    private ArgListContext argList(ParserRuleContext stmt, java.util.function.Function<ParserRuleContext, ArgListContext> find) {
+        if (argListOf.containsKey(stmt)) return argListOf.get(stmt);
+        ArgListContext l = find.apply(stmt);
+        argListOf.put(stmt, l);
+        return l;
+    }
+
+    private final java.util.IdentityHashMap<ParserRuleContext, ArgListContext> argListOf = new java.util.IdentityHashMap<>();
 
     private Args splitOnce(ArgListContext list, String op, Set<String> allowedNames) {
         Map<String, ArgContext> named = new LinkedHashMap<>();
@@ -341,18 +395,19 @@ final class ProgramInterpreter {
 
     private void execChunkOp(ChunkOpStmtContext c, Scope scope) {
         String op = c.op.getText();
-        ChunkRef self = chunk(c.chunkRef(), scope);
+        ChunkRef self = chunk(child(c, x -> ((ChunkOpStmtContext) x).chunkRef()), scope);
         SourcePos at = pos(c.op);
+        ArgListContext args = argList(c, x -> ((ChunkOpStmtContext) x).argList());
         switch (op) {
             case "copy" -> {
-                Args a = split(c.argList(), "copy", TWO_SIDED);
+                Args a = split(args, "copy", TWO_SIDED);
                 ChunkRef dst = target(a, 3, "copy(rank, buffer, index)", self.count(), scope, c);
                 int ch = channel(a, scope);
                 emit(new DslOp(DslOp.Kind.COPY, self, dst, -1, -1, hint(a, "sendtb", scope), hint(a, "recvtb", scope),
                         hint(a, "tb", scope), ch, at));
             }
             case "reduce" -> {
-                Args a = split(c.argList(), "reduce", TWO_SIDED);
+                Args a = split(args, "reduce", TWO_SIDED);
                 if (a.positional.size() != 1 || a.positional.get(0).value.chunkRef() == null) {
                     throw new EvalError(at, "reduce takes one chunk: c.reduce(chunk(rank, buffer, index))", false);
                 }
@@ -364,7 +419,7 @@ final class ProgramInterpreter {
                         hint(a, "tb", scope), channel(a, scope), at));
             }
             case "put", "get" -> {
-                Args a = split(c.argList(), op, ONE_SIDED);
+                Args a = split(args, op, ONE_SIDED);
                 ChunkRef remote = target(a, 3, op + "(rank, buffer, index)", self.count(), scope, c);
                 if (remote.rank() == self.rank()) throw new EvalError(at, op + " needs a peer rank other than " + self.rank(), false);
                 boolean put = op.equals("put");
@@ -381,7 +436,7 @@ final class ProgramInterpreter {
         if (!op.equals("signal") && !op.equals("wait")) {
             throw new EvalError(at, "unknown operation '" + Text.shown(op) + "' (expected signal or wait, or chunk(...).copy/reduce/put/get)", false);
         }
-        Args a = split(c.argList(), op, ONE_SIDED);
+        Args a = split(argList(c, x -> ((CallStmtContext) x).argList()), op, ONE_SIDED);
         if (a.positional.size() != 2) throw new EvalError(at, op + " takes two ranks: " + op + "(rank, peer)", false);
         int rank = rank(exprOf(a.positional.get(0), "rank"), scope);
         int peer = rank(exprOf(a.positional.get(1), "peer"), scope);
@@ -462,9 +517,28 @@ final class ProgramInterpreter {
         }
     }
 
+    /**
+     * An integer expression's value. Literals, names and arithmetic are computed here without
+     * boxing each intermediate value (C1 keeps every box); the rest go through {@link #eval}.
+     * Either way each node costs one evaluation step and reports the same errors.
+     */
     private long evalLong(ExprContext e, Scope s) {
-        Object v = eval(e, s);
-        if (v instanceof Long l) return l;
+        if (e instanceof IntExprContext i) {
+            budget.tick();
+            return literal(i);
+        }
+        if (e instanceof NameExprContext n) {
+            budget.tick();
+            if (name(n, s) instanceof Long l) return l;
+        } else if (e instanceof MulExprContext m) {
+            budget.tick();
+            return mul(m, s);
+        } else if (e instanceof AddExprContext a) {
+            budget.tick();
+            return add(a, s);
+        } else if (eval(e, s) instanceof Long l) {
+            return l;
+        }
         throw new EvalError(pos(e), "expected an integer, found a boolean", false);
     }
 
@@ -478,61 +552,23 @@ final class ProgramInterpreter {
 
     private Object eval(ExprContext e, Scope s) {
         budget.tick();
-        if (e instanceof ParenExprContext p) return eval(p.expr(), s);
-        if (e instanceof IntExprContext i) {
-            Long v = literals.get(i);
-            if (v != null) return v;
-            String text = i.getStart().getText();
-            try {
-                v = Long.parseLong(text.indexOf('_') < 0 ? text : text.replace("_", ""));
-            } catch (NumberFormatException x) {
-                throw new EvalError(pos(e), "integer literal " + Text.shown(text) + " is too large", false);
-            }
-            literals.put(i, v);
-            return v;
-        }
+        if (e instanceof ParenExprContext p) return eval(child(p, x -> ((ParenExprContext) x).expr()), s);
+        if (e instanceof IntExprContext i) return literal(i);
         if (e instanceof BoolExprContext b) return b.TRUE() != null;
-        if (e instanceof NameExprContext n) {
-            String name = n.getStart().getText();
-            Object v = s.lookup(name);
-            if (v == null) throw new EvalError(pos(e), "undefined name '" + Text.shown(name) + "'", false);
-            return v;
-        }
+        if (e instanceof NameExprContext n) return name(n, s);
         if (e instanceof UnaryExprContext u) {
+            ExprContext operand = child(u, x -> ((UnaryExprContext) x).expr());
             if (u.op.getType() == NunaParser.MINUS) {
                 try {
-                    return Math.negateExact(evalLong(u.expr(), s));
+                    return Math.negateExact(evalLong(operand, s));
                 } catch (ArithmeticException x) {
                     throw overflow(e);
                 }
             }
-            return !evalBool(u.expr(), s);
+            return !evalBool(operand, s);
         }
-        if (e instanceof MulExprContext m) {
-            long a = evalLong(m.left, s), b = evalLong(m.right, s);
-            try {
-                return switch (m.op.getType()) {
-                    case NunaParser.STAR -> Math.multiplyExact(a, b);
-                    case NunaParser.SLASH -> {
-                        if (b == 0) throw divZero(m);
-                        // the one quotient that overflows, which floorDiv wraps around to -2^63
-                        if (a == Long.MIN_VALUE && b == -1) throw overflow(e);
-                        yield Math.floorDiv(a, b);
-                    }
-                    default -> { if (b == 0) throw divZero(m); yield Math.floorMod(a, b); }
-                };
-            } catch (ArithmeticException x) {
-                throw overflow(e);
-            }
-        }
-        if (e instanceof AddExprContext a) {
-            long x = evalLong(a.left, s), y = evalLong(a.right, s);
-            try {
-                return a.op.getType() == NunaParser.PLUS ? Math.addExact(x, y) : Math.subtractExact(x, y);
-            } catch (ArithmeticException ex) {
-                throw overflow(e);
-            }
-        }
+        if (e instanceof MulExprContext m) return mul(m, s);
+        if (e instanceof AddExprContext a) return add(a, s);
         if (e instanceof RelExprContext r) {
             long x = evalLong(r.left, s), y = evalLong(r.right, s);
             return switch (r.op.getType()) {
@@ -552,6 +588,53 @@ final class ProgramInterpreter {
         if (e instanceof OrExprContext o) return evalBool(o.left, s) || evalBool(o.right, s);
         if (e instanceof CondExprContext c) return evalBool(c.cond, s) ? eval(c.yes, s) : eval(c.no, s);
         throw new IllegalStateException("unhandled expression " + e.getClass().getSimpleName());
+    }
+
+    private Long literal(IntExprContext i) {
+        Long v = literals.get(i);
+        if (v != null) return v;
+        String text = i.getStart().getText();
+        try {
+            v = Long.parseLong(text.indexOf('_') < 0 ? text : text.replace("_", ""));
+        } catch (NumberFormatException x) {
+            throw new EvalError(pos(i), "integer literal " + Text.shown(text) + " is too large", false);
+        }
+        literals.put(i, v);
+        return v;
+    }
+
+    private Object name(NameExprContext n, Scope s) {
+        String name = n.getStart().getText();
+        Object v = s.lookup(name);
+        if (v == null) throw new EvalError(pos(n), "undefined name '" + Text.shown(name) + "'", false);
+        return v;
+    }
+
+    private long mul(MulExprContext m, Scope s) {
+        long a = evalLong(m.left, s), b = evalLong(m.right, s);
+        try {
+            return switch (m.op.getType()) {
+                case NunaParser.STAR -> Math.multiplyExact(a, b);
+                case NunaParser.SLASH -> {
+                    if (b == 0) throw divZero(m);
+                    // the one quotient that overflows, which floorDiv wraps around to -2^63
+                    if (a == Long.MIN_VALUE && b == -1) throw overflow(m);
+                    yield Math.floorDiv(a, b);
+                }
+                default -> { if (b == 0) throw divZero(m); yield Math.floorMod(a, b); }
+            };
+        } catch (ArithmeticException x) {
+            throw overflow(m);
+        }
+    }
+
+    private long add(AddExprContext a, Scope s) {
+        long x = evalLong(a.left, s), y = evalLong(a.right, s);
+        try {
+            return a.op.getType() == NunaParser.PLUS ? Math.addExact(x, y) : Math.subtractExact(x, y);
+        } catch (ArithmeticException ex) {
+            throw overflow(a);
+        }
     }
 
     private EvalError divZero(MulExprContext m) {
@@ -574,9 +657,14 @@ final class ProgramInterpreter {
         return pos(c.getStart());
     }
 
+    /** One position per token, shared by every operation a loop makes at it (and by their steps). */
     private SourcePos pos(Token t) {
-        return new SourcePos(file, t.getLine(), t.getCharPositionInLine() + 1);
+        SourcePos p = positions.get(t);
+        if (p == null) positions.put(t, p = new SourcePos(file, t.getLine(), t.getCharPositionInLine() + 1));
+        return p;
     }
+
+    private final java.util.IdentityHashMap<Token, SourcePos> positions = new java.util.IdentityHashMap<>();
 
     /** A string literal's text: the lexer admits the escapes \\" \\\\ \\n \\t, read here left to right. */
     static String unquote(String s) {

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Lexical scope of names (params, lets, loop variables); values are Long or Boolean. Scopes hold
- * a handful of names and are made per loop iteration, so they are small arrays; one that grows
+ * a handful of names and one serves every iteration of a loop, so they are small arrays; one that grows
  * past {@link #SMALL} names (a plan with thousands of params) gets a hash map, so that defining
  * and looking up stay constant-time instead of a scan per name.
  */
@@ -35,8 +35,23 @@ final class Scope {
 
     private Object own(String name) {
         if (large != null) return large.get(name);
-        for (int i = size - 1; i >= 0; i--) if (names[i].equals(name)) return values[i];
+        for (int i = size - 1; i >= 0; i--) if (same(names[i], name)) return values[i];
         return null;
+    }
+
+    /**
+     * Names are the tokens' texts, interned by the front end, so the same name is mostly the same
+     * string; the cached hash settles most of the rest without comparing characters.
+     */
+    private static boolean same(String a, String b) {
+        return a == b || a.hashCode() == b.hashCode() && a.equals(b);
+    }
+
+    /** Forgets every name defined here: a loop's one body scope, emptied before each iteration. */
+    void clear() {
+        if (large != null) large = null;
+        java.util.Arrays.fill(values, 0, size, null);
+        size = 0;
     }
 
     void define(String name, Object value) {
@@ -45,7 +60,7 @@ final class Scope {
             return;
         }
         for (int i = 0; i < size; i++) {
-            if (names[i].equals(name)) {
+            if (same(names[i], name)) {
                 values[i] = value;
                 return;
             }

@@ -40,7 +40,8 @@ final class ThreadblockAssignment {
         int sendPeer = -1;
         int recvPeer = -1;
         int id;
-        final List<StepB> steps = new ArrayList<>();
+        /** Most threadblocks of a large plan hold a step or two. */
+        final List<StepB> steps = new ArrayList<>(2);
 
         TbB(int hint, int channel, SourcePos pos) {
             this.hint = hint;
@@ -57,7 +58,8 @@ final class ThreadblockAssignment {
         final SourcePos pos;
         final TbB tb;
         final int index;
-        final List<StepB> depSteps = new ArrayList<>();
+        /** The steps this one waits for; null until it has one (most steps of a large plan have none). */
+        List<StepB> depSteps;
         boolean depended;
 
         StepB(OpKind op, ChunkRef src, ChunkRef dst, int peer, SourcePos pos, TbB tb) {
@@ -71,21 +73,76 @@ final class ThreadblockAssignment {
         }
     }
 
-    private record PeerChannel(int peer, int channel) {}
-
     private static final class RankB {
-        /** By hint; ordered by hint only once, at the end (a tree looked up per operation cost more than the rest of the pick). */
-        final Map<Integer, TbB> hinted = new HashMap<>();
+        /** By hint (null: none yet), so that a scan lists them in hint order; grown to the largest hint. */
+        TbB[] hinted = new TbB[8];
         final List<TbB> auto = new ArrayList<>();
         /** Unhinted threadblocks per channel, with cursors before which every send (recv) slot is taken. */
         final Map<Integer, ChannelTbs> autoByChannel = new HashMap<>();
-        final Map<PeerChannel, TbB> sender = new HashMap<>();
-        final Map<PeerChannel, TbB> receiver = new HashMap<>();
+        /** The threadblock that sends to (receives from) a peer on a channel, by {@link #peerChannel}. */
+        final TbMap sender = new TbMap();
+        final TbMap receiver = new TbMap();
         final List<StepB> programOrder = new ArrayList<>();
         int count;
     }
 
     private enum Role { SEND, RECV, LOCAL }
+
+    /** (peer, channel) as one key: peers are ranks (non-negative ints), channels below 1,024. */
+    private static long peerChannel(int peer, int channel) {
+        return (long) peer << 10 | channel;
+    }
+
+    /**
+     * Threadblocks by a non-negative key, open addressing: looked up once or twice per
+     * operation, where a hash map of records made a key object and a box per look-up.
+     */
+    private static final class TbMap {
+        private long[] keys = emptyKeys(16);
+        private TbB[] values = new TbB[16];
+        private int size;
+
+        private static long[] emptyKeys(int n) {
+            long[] k = new long[n];
+            java.util.Arrays.fill(k, -1);
+            return k;
+        }
+
+        private int slot(long key) {
+            int mask = keys.length - 1;
+            int i = (int) ((key * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+            while (keys[i] != -1 && keys[i] != key) i = (i + 1) & mask;
+            return i;
+        }
+
+        TbB get(long key) {
+            int i = slot(key);
+            return keys[i] == key ? values[i] : null;
+        }
+
+        void put(long key, TbB t) {
+            int i = slot(key);
+            if (keys[i] == key) {
+                values[i] = t;
+                return;
+            }
+            keys[i] = key;
+            values[i] = t;
+            if (++size * 2 > keys.length) {
+                long[] oldK = keys;
+                TbB[] oldV = values;
+                keys = emptyKeys(oldK.length * 2);
+                values = new TbB[oldK.length * 2];
+                for (int j = 0; j < oldK.length; j++) {
+                    if (oldK[j] != -1) {
+                        int k = slot(oldK[j]);
+                        keys[k] = oldK[j];
+                        values[k] = oldV[j];
+                    }
+                }
+            }
+        }
+    }
 
     /** A channel's unhinted threadblocks in creation order; a taken slot is never freed, so cursors only advance. */
     private static final class ChannelTbs {
@@ -113,11 +170,16 @@ final class ThreadblockAssignment {
         for (int i = 0; i < nranks; i++) ranks[i] = new RankB();
     }
 
-    /** Threadblocks per rank, with dependencies; null if errors were reported. */
+    /**
+     * Threadblocks per rank, with dependencies; null if errors were reported. Consumes {@code ops}:
+     * each operation is cleared from the list once lowered, so that it is garbage while the steps
+     * are made (a million at 1,024 ranks).
+     */
     static List<List<Threadblock>> assign(Plan shape, Map<String, Integer> buffers, List<DslOp> ops, Diagnostics diags,
                                             int maxTbs) {
         ThreadblockAssignment a = new ThreadblockAssignment(shape.ranks(), diags, maxTbs);
-        for (DslOp op : ops) {
+        for (int i = 0; i < ops.size(); i++) {
+            DslOp op = ops.set(i, null);
             try {
                 a.lower(op);
             } catch (AssignError e) {
@@ -129,27 +191,39 @@ final class ThreadblockAssignment {
         List<List<Threadblock>> out = new ArrayList<>();
         for (int r = 0; r < a.ranks.length; r++) {
             RankB rb = a.ranks[r];
-            List<Integer> hints = new ArrayList<>(rb.hinted.keySet());
-            hints.sort(null);
-            List<TbB> order = new ArrayList<>(hints.size() + rb.auto.size());
-            for (int h : hints) order.add(rb.hinted.get(h));
+            List<TbB> order = new ArrayList<>(rb.count);
+            for (TbB t : rb.hinted) if (t != null) order.add(t);
             order.addAll(rb.auto);
             for (int i = 0; i < order.size(); i++) order.get(i).id = i;
             inferDependencies(shape, r, rb, buffers);
+            // The rank's builders are garbage once its steps are made: dropped now, the plan's
+            // builders and its steps are never all live at once.
+            a.ranks[r] = null;
             List<Threadblock> tbs = new ArrayList<>(order.size());
-            for (TbB t : order) {
-                List<Step> steps = new ArrayList<>(t.steps.size());
-                for (StepB s : t.steps) {
-                    List<Dep> deps = new ArrayList<>(s.depSteps.size());
-                    for (StepB d : s.depSteps) deps.add(new Dep(d.tb.id, d.index));
-                    deps.sort(null);
-                    steps.add(new Step(s.index, s.op, s.src, s.dst, s.peer, deps, s.depended, s.pos));
+            for (int i = 0; i < order.size(); i++) {
+                TbB t = order.get(i);
+                Step[] steps = new Step[t.steps.size()];
+                for (int k = 0; k < steps.length; k++) {
+                    StepB s = t.steps.get(k);
+                    steps[k] = new Step(s.index, s.op, s.src, s.dst, s.peer, deps(s), s.depended, s.pos);
                 }
-                tbs.add(new Threadblock(t.id, t.sendPeer, t.recvPeer, t.channel, steps, t.pos));
+                tbs.add(new Threadblock(t.id, t.sendPeer, t.recvPeer, t.channel, java.util.Arrays.asList(steps), t.pos));
             }
             out.add(tbs);
         }
         return out;
+    }
+
+    /** A step's dependencies as the IR keeps them: sorted, unmodifiable (and the one empty list when there are none). */
+    private static List<Dep> deps(StepB s) {
+        if (s.depSteps == null) return List.of();
+        Dep[] deps = new Dep[s.depSteps.size()];
+        for (int i = 0; i < deps.length; i++) {
+            StepB d = s.depSteps.get(i);
+            deps[i] = new Dep(d.tb.id, d.index);
+        }
+        java.util.Arrays.sort(deps);
+        return List.of(deps);
     }
 
     private static final class AssignError extends RuntimeException {
@@ -214,14 +288,15 @@ final class ThreadblockAssignment {
 
     private TbB pick(int rank, Role role, int peer, int hint, int ch, SourcePos pos) {
         RankB rb = ranks[rank];
-        PeerChannel key = new PeerChannel(peer, ch);
-        Map<PeerChannel, TbB> owners = role == Role.SEND ? rb.sender : rb.receiver;
+        long key = role == Role.LOCAL ? -1 : peerChannel(peer, ch);
+        TbMap owners = role == Role.SEND ? rb.sender : rb.receiver;
         TbB t;
         if (hint >= 0) {
-            t = rb.hinted.get(hint);
+            t = hint < rb.hinted.length ? rb.hinted[hint] : null;
             if (t == null) {
                 t = newTb(rank, rb, hint, ch, pos);
-                rb.hinted.put(hint, t);
+                if (hint >= rb.hinted.length) rb.hinted = java.util.Arrays.copyOf(rb.hinted, Math.max(hint + 1, rb.hinted.length * 2));
+                rb.hinted[hint] = t;
             } else if (t.channel != ch) {
                 throw new AssignError("threadblock " + hint + " of rank " + rank + " is on channel " + t.channel
                         + "; this operation asks for channel " + ch);
@@ -331,6 +406,7 @@ final class ThreadblockAssignment {
                 if (readers[writes[i]] != null) for (StepB r : readers[writes[i]]) need(s, r, waits);
             }
             for (StepB d : waits) {
+                if (s.depSteps == null) s.depSteps = new ArrayList<>(waits.size());
                 s.depSteps.add(d);
                 d.depended = true;
             }

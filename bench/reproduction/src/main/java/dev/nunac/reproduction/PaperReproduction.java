@@ -1,7 +1,8 @@
 package dev.nunac.reproduction;
 
 import dev.nunac.compare.Progress;
-import dev.nunac.driver.CompileResult;
+import dev.nunac.diag.Diagnostics;
+import dev.nunac.diag.ErrorKind;
 import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
 import dev.nunac.e2e.EndToEnd;
@@ -9,12 +10,23 @@ import dev.nunac.e2e.Workload;
 import dev.nunac.e2e.WorkloadReader;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
+import dev.nunac.pass.Compilation;
+import dev.nunac.pass.Pipeline;
+import dev.nunac.passes.access.Accesses;
+import dev.nunac.passes.alloc.LogicalGroups;
 import dev.nunac.passes.cost.Gemm;
 import dev.nunac.passes.cost.LatencyStats;
 import dev.nunac.passes.cost.SimConfig;
 import dev.nunac.passes.cost.SimResult;
+import dev.nunac.passes.cost.SimulatedModel;
+import dev.nunac.passes.cost.Simulator;
+import dev.nunac.passes.place.Placement;
+import dev.nunac.passes.place.PlacementInput;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
+import dev.nunac.passes.search.PlacementSearch;
+import dev.nunac.passes.search.SearchResult;
+import dev.nunac.passes.search.SimulationMemo;
 import dev.nunac.topology.Topology;
 import dev.nunac.topology.TopologyResolver;
 import java.io.IOException;
@@ -88,7 +100,7 @@ public final class PaperReproduction {
         // --fig9-from=DIR: Fig. 9 from a sweep's point files (bench/reproduce-paper.sh --full runs the sweep first)
         String from = List.of(args).stream().filter(a -> a.startsWith("--fig9-from=")).map(a -> a.substring(12)).findFirst().orElse(null);
         doc = fill(doc, "{{FIG9}}", () -> from != null ? p.fig9(Path.of(from), g, sz) : p.fig9(g, sz));
-        SearchAcceptance search = new SearchAcceptance(p.topo, (ex, n) -> p.plan(ex, n, 1));
+        SearchAcceptance search = new SearchAcceptance(p);
         doc = fill(doc, "{{SEARCH}}", () -> search.grid(g, sz));
         doc = fill(doc, "{{CONVERGENCE}}", () -> search.convergence(1_000_000_000L));
         doc = fill(doc, "{{BOUND}}", () -> search.bound((plan, size) -> {
@@ -147,6 +159,57 @@ public final class PaperReproduction {
     private final Map<Plan, String> planNames = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
     /** Simulations already run, by plan, policy, size and granularity on nuna-4die: the same point simulates to the same result. */
     private final Map<String, SimResult> sims = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Every simulation of the reproduction, the searches' and the figures' own, by compiled plan,
+     * topology, size and placement: the figures share placements as well as points (UA is timed
+     * by the search of every policy at a size, a NAR policy at granularity 1 places as its twin
+     * without NAR, Fig. 13's granularities are those the search timed, Fig. 14's configurations
+     * are Fig. 9's), and each is simulated once, the same result as a fresh run. It keeps every
+     * simulation until the reproduction ends: a few hundred, of plans of at most 16,128 steps.
+     */
+    final SimulationMemo memo = SimulationMemo.keepingAll(SimulatedModel.defaults());
+    /** The default compile's search settings, timing through {@link #memo}. */
+    final PlacementSearch.Settings settings = PlacementSearch.Settings.defaults().withSimulator(memo);
+
+    /** A plan through the passes before the placement search, which read neither the topology nor the options: every search of the plan starts from it. */
+    record Analysed(Plan plan, Accesses accesses, LogicalGroups groups) {
+        PlacementInput on(Topology t, PlacementOptions o) {
+            return new PlacementInput(plan, accesses, t, o.sizeBytes(), o.repack());
+        }
+    }
+
+    /** The compile's passes before the placement search (check, access analysis, logical allocation). */
+    static final Pipeline BEFORE_SEARCH = Pipeline.of(Driver.PIPELINE.passes().subList(0, Driver.PIPELINE.names().indexOf("placement-search")));
+
+    /** Each plan analysed once, by identity: a compile of it would run the same passes to the same result. */
+    private final Map<Plan, Analysed> analysed = new java.util.IdentityHashMap<>();
+
+    synchronized Analysed analysed(Plan plan) {
+        return analysed.computeIfAbsent(plan, k -> {
+            Diagnostics diags = new Diagnostics();
+            Compilation c = new Compilation(k, diags);
+            BEFORE_SEARCH.run(c, false, null, null);
+            diags.throwIfErrors(ErrorKind.PLAN);
+            return new Analysed(c.plan(), c.get(Accesses.KEY), c.get(LogicalGroups.KEY));
+        });
+    }
+
+    /** The placement search of a compile of the plan on {@code t} under the options, timing through {@link #memo}. */
+    SearchResult search(Topology t, Plan plan, PlacementOptions o) {
+        Analysed a = analysed(plan);
+        return PlacementSearch.search(a.on(t, o), a.groups(), o, settings);
+    }
+
+    /** A placement of the plan on {@code t} at the options' size, simulated with the default settings (once: {@link #memo}). */
+    SimResult simulation(Topology t, Plan plan, PlacementOptions o, Placement p) {
+        return memo.estimate(analysed(plan).on(t, o), p).simulation();
+    }
+
+    /** The search's choice simulated: the search's own run when it timed it (as {@link Driver#simulate(dev.nunac.driver.CompileResult, SimConfig)} reads it). */
+    SimResult chosen(Topology t, Plan plan, PlacementOptions o, SearchResult s) {
+        return s.chosen().wasSimulated() ? s.chosen().simulated().simulation() : simulation(t, plan, o, s.chosen().placement());
+    }
 
     SimResult sim(Plan plan, Policy p, long size, int nar) {
         return sim(topo, plan, p, size, nar);
@@ -210,12 +273,13 @@ public final class PaperReproduction {
     }
 
     /**
-     * Places the plan on {@code t} under the policy and simulates it with the default settings.
-     * Chunks smaller than a page may be packed into pages in every buffer, as the paper assumes.
+     * Places the plan on {@code t} under the policy, as a compile would, and simulates the choice
+     * with the default settings. Chunks smaller than a page may be packed into pages in every
+     * buffer, as the paper assumes.
      */
-    public static SimResult simulate(Topology t, Plan plan, Policy p, long size, int nar) {
-        CompileResult r = Driver.compile(plan, t, new PlacementOptions(p, nar, size).withRepack(true), false, null, null);
-        SimResult s = Driver.simulate(r, SimConfig.defaults());
+    SimResult simulate(Topology t, Plan plan, Policy p, long size, int nar) {
+        PlacementOptions o = new PlacementOptions(p, nar, size).withRepack(true);
+        SimResult s = chosen(t, plan, o, search(t, plan, o));
         SIMULATIONS.incrementAndGet();
         return s;
     }
@@ -527,23 +591,28 @@ public final class PaperReproduction {
     String fig14() {
         Plan plan = plan("allgather-direct", 8, 1);
         long size = 1_000_000L;
-        CompileResult ua = Driver.compile(plan, topo, new PlacementOptions(Policy.UA, PlacementOptions.NAR_AUTO, size), false, null, null);
-        CompileResult auto = Driver.compile(plan, topo, PlacementOptions.auto(PlacementOptions.NAR_AUTO, size), false, null, null);
-        CompileResult nn = Driver.compile(plan, topo, new PlacementOptions(Policy.NAP_NAR, PlacementOptions.NAR_AUTO, size).withRepack(true),
-                false, null, null);
-        List<CompileResult> configs = List.of(ua, auto, nn);
+        // the configurations as compiles would choose them (NAP+NAR is Fig. 9's point), each alone timed once
+        List<PlacementOptions> options = List.of(new PlacementOptions(Policy.UA, PlacementOptions.NAR_AUTO, size),
+                PlacementOptions.auto(PlacementOptions.NAR_AUTO, size),
+                new PlacementOptions(Policy.NAP_NAR, PlacementOptions.NAR_AUTO, size).withRepack(true));
+        List<Placement> configs = new java.util.ArrayList<>();
         double[] alone = new double[3];
         long[] degradesAt = {-1, -1, -1};
-        for (int i = 0; i < 3; i++) alone[i] = Driver.simulate(configs.get(i), SimConfig.defaults()).completionNs();
+        for (int i = 0; i < 3; i++) {
+            SearchResult s = search(topo, plan, options.get(i));
+            configs.add(s.chosen().placement());
+            alone[i] = chosen(topo, plan, options.get(i), s).completionNs();
+        }
+        Analysed a = analysed(plan);
         // every (tile size, configuration) beside its GEMM, side by side on the cores, read back in order
         double[][] beside = new double[FIG14_TILE_BYTES.length][3];
         List<int[]> runs = new java.util.ArrayList<>();
         for (int b = FIG14_TILE_BYTES.length - 1; b >= 0; b--) for (int i = 0; i < 3; i++) runs.add(new int[] {b, i}); // largest GEMM first
         PaperReproduction.progress.step("fig. 14: the all-gather beside GEMMs of " + FIG14_TILE_BYTES.length + " sizes");
-        inParallel(runs, r -> beside[r[0]][r[1]] = Driver.simulate(configs.get(r[1]), SimConfig.defaults(),
+        inParallel(runs, r -> beside[r[0]][r[1]] = Simulator.simulate(a.plan(), a.accesses(), configs.get(r[1]), topo, SimConfig.defaults(),
                 new Gemm(FIG14_TILES, FIG14_TILE_BYTES[r[0]])).completionNs());
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "The compiler's choice: %s. Alone: UA %.2f us, the choice %.2f us,"
-                + " NAP+NAR %.2f us.%n%n", candidate(auto), alone[0] / 1000, alone[1] / 1000, alone[2] / 1000));
+                + " NAP+NAR %.2f us.%n%n", candidate(configs.get(1)), alone[0] / 1000, alone[1] / 1000, alone[2] / 1000));
         sb.append("| tile inputs | GEMM bytes per GPU | tile compute (ns) | UA (us) | UA slowdown | choice (us) | choice slowdown"
                 + " | NAP+NAR (us) | NAP+NAR slowdown |\n|---|---|---|---|---|---|---|---|---|\n");
         for (int bi = 0; bi < FIG14_TILE_BYTES.length; bi++) {
@@ -602,8 +671,7 @@ public final class PaperReproduction {
         return sb.toString();
     }
 
-    static String candidate(CompileResult r) {
-        var p = r.placement();
+    static String candidate(Placement p) {
         return p.policy().id() + (p.policy().nar && p.granularity() > 1 ? " k=" + p.granularity() : "");
     }
 

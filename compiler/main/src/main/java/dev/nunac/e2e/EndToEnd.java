@@ -5,10 +5,14 @@ import dev.nunac.driver.Driver;
 import dev.nunac.driver.PlanLoader;
 import dev.nunac.ir.Limits;
 import dev.nunac.ir.Plan;
-import dev.nunac.passes.cost.SimConfig;
+import dev.nunac.passes.cost.SimulatedModel;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.place.PlacementOptions;
 import dev.nunac.passes.place.Policy;
+import dev.nunac.passes.search.PlacementSearch;
+import dev.nunac.passes.search.Scored;
+import dev.nunac.passes.search.SearchResult;
+import dev.nunac.passes.search.SimulationMemo;
 import dev.nunac.topology.Topology;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,13 +72,24 @@ public final class EndToEnd {
 
     static Row estimate(Workload.Collective c, Topology topo, Limits limits) {
         Plan plan = PlanLoader.load(c.plan(), c.defines(), limits);
-        CompileResult ua = Driver.compile(plan, topo, new PlacementOptions(Policy.UA, PlacementOptions.NAR_AUTO, c.bytes()), false, null, null);
-        CompileResult auto = Driver.compile(plan, topo, PlacementOptions.auto(PlacementOptions.NAR_AUTO, c.bytes()), false, null, null);
-        double u = Driver.simulate(ua, SimConfig.defaults()).completionNs();
-        double a = Driver.simulate(auto, SimConfig.defaults()).completionNs();
+        // One compile, and UA's search on it, sharing their simulations: at large sizes neither
+        // search can afford to simulate, and the choice is often UA itself, whose long simulation
+        // is then run once, not twice.
+        SimulationMemo memo = new SimulationMemo(SimulatedModel.defaults());
+        PlacementSearch.Settings settings = PlacementSearch.Settings.defaults().withSimulator(memo);
+        CompileResult auto = Driver.compile(plan, topo, PlacementOptions.auto(PlacementOptions.NAR_AUTO, c.bytes()), settings, false, null, null);
+        SearchResult ua = PlacementSearch.search(auto.input(), auto.groups(),
+                new PlacementOptions(Policy.UA, PlacementOptions.NAR_AUTO, c.bytes()), settings);
+        double u = simulated(memo, auto, ua.chosen());
+        double a = simulated(memo, auto, auto.search().chosen());
         Placement p = auto.placement();
         String choice = p.policy().id() + (p.policy().nar && p.granularity() > 1 ? " k=" + p.granularity() : "");
         return new Row(c, plan.name(), u, a, choice);
+    }
+
+    /** A candidate's simulated time: the search's own run when it timed it, else a run of the default simulator. */
+    static double simulated(SimulationMemo memo, CompileResult r, Scored s) {
+        return s.wasSimulated() ? s.simulated().ns() : memo.estimate(r.input(), s.placement()).ns();
     }
 
     /** The report: one row per collective, then per phase, then TTFT and TPOT. */

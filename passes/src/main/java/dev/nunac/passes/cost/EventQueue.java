@@ -74,30 +74,73 @@ final class EventQueue {
         return slots++;
     }
 
+    /** Reads the earliest event into {@link #t}, {@link #w}, {@link #tbOf} and {@link #versionOf} and removes it. */
     void poll() {
+        peek();
+        pop();
+    }
+
+    /** Reads the earliest event into {@link #t}, {@link #w}, {@link #tbOf} and {@link #versionOf}, leaving it queued. */
+    void peek() {
         long[] h = heap;
         t = Double.longBitsToDouble(h[0]);
         int slot = (int) (h[1] & SLOT_MASK);
         w = what[slot];
         tbOf = tb[slot];
         versionOf = version[slot];
+    }
+
+    /** Removes the earliest event. */
+    void pop() {
+        long[] h = heap;
+        int slot = (int) (h[1] & SLOT_MASK);
         what[slot] = null;
         freeSlots[freeCount++] = slot;
         int last = --size;
         if (last == 0) return;
-        long lk = h[2 * last], ls = h[2 * last + 1];
+        siftDown(h, h[2 * last], h[2 * last + 1], last);
+    }
+
+    /**
+     * Removes the earliest event and adds another, as {@link #pop} then {@link #add} would (the
+     * new event is numbered as add numbers it, so the order is the same), in one sift-down from
+     * the root instead of a sift-down of the last leaf and a sift-up: a parcel that moves on is
+     * due soon, so it sinks a few levels where the leaf sinks to the bottom.
+     */
+    void replaceTop(double at, int threadblock, int ver, Object payload) {
+        if (!(at >= 0)) throw new IllegalArgumentException("event time " + at);
+        long[] h = heap;
+        int slot = (int) (h[1] & SLOT_MASK);
+        what[slot] = payload;
+        tb[slot] = threadblock;
+        version[slot] = ver;
+        siftDown(h, Double.doubleToRawLongBits(at + 0.0), (next++ << SLOT_BITS) | slot, size);
+    }
+
+    /** Places entry (k, s) from the root down among the first {@code n} nodes, the root's old entry given up. */
+    private static void siftDown(long[] h, long k, long s, int n) {
         int i = 0;
         while (true) {
             int c = 4 * i + 1;
-            if (c >= last) break;
-            int end = Math.min(c + 4, last);
+            if (c >= n) break;
+            int end = Math.min(c + 4, n);
+            // the earliest child, kept in registers rather than read again
             int m = c;
-            for (int j = c + 1; j < end; j++) if (before(h[2 * j], h[2 * j + 1], h[2 * m], h[2 * m + 1])) m = j;
-            if (before(lk, ls, h[2 * m], h[2 * m + 1])) break;
-            move(h, m, i);
+            long km = h[2 * c], sm = h[2 * c + 1];
+            for (int j = c + 1; j < end; j++) {
+                long kj = h[2 * j], sj = h[2 * j + 1];
+                if (before(kj, sj, km, sm)) {
+                    m = j;
+                    km = kj;
+                    sm = sj;
+                }
+            }
+            if (before(k, s, km, sm)) break;
+            h[2 * i] = km;
+            h[2 * i + 1] = sm;
             i = m;
         }
-        h[2 * i] = lk;
-        h[2 * i + 1] = ls;
+        h[2 * i] = k;
+        h[2 * i + 1] = s;
     }
 }

@@ -175,10 +175,14 @@ public final class Simulator {
             for (int t = 0; t < g.tbCount; t++) schedule(0, t);
             if (gemm != null) startGemm();
             while (!queue.isEmpty() && !(gemm != null && deliveredSteps == g.stepCount)) {
-                queue.poll();
+                queue.peek();
                 events++;
-                if (queue.w instanceof Parcel p) move(p, queue.t);
-                else if (queue.w instanceof Transfer t) batch(t, queue.t);
+                if (queue.w instanceof Parcel p) {
+                    move(p, queue.t); // takes the event off the queue itself
+                    continue;
+                }
+                queue.pop();
+                if (queue.w instanceof Transfer t) batch(t, queue.t);
                 else if (queue.w instanceof Tile t) tileBatch(t, queue.t);
                 else if (queue.versionOf == version[queue.tbOf]) advance(queue.tbOf, queue.t);
             }
@@ -358,10 +362,15 @@ public final class Simulator {
             }
         }
 
+        /** The parcel's event, still at the head of the queue: it moves on, and is queued again or arrives. */
         void move(Parcel p, double now) {
             p.advance(sv.state, now + cfg.horizonNs());
-            if (p.finished()) arrived(p);
-            else queue.add(p.head, -1, 0, p);
+            if (p.finished()) {
+                queue.pop();
+                arrived(p);
+            } else {
+                queue.replaceTop(p.head, -1, 0, p);
+            }
         }
 
         /** Finished parcels, for reuse. */

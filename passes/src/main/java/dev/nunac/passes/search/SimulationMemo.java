@@ -10,6 +10,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -20,22 +23,44 @@ import java.util.concurrent.ConcurrentHashMap;
  * threadblocks and pages (the models are pure, and the simulator reads neither the policy's name
  * nor the logical groups, which SimulationMemoTest holds it to), so a placement that puts them in
  * the same places at the same size of the same compiled plan gets the estimate it got before,
- * identical to a fresh one. Placements of another plan or topology than the first asked about
- * are estimated without being remembered. Only the estimates of one size are kept (a comparison
- * searches its sizes in turn): a simulation holds a timing per threadblock, and those of every
- * size of a large plan together would fill the heap.
+ * identical to a fresh one. Whether the collective's input and output may be repacked is not part
+ * of the key: only the placer reads it, and what it changes is where pages go, which the key holds.
+ *
+ * <p>By default, placements of another plan or topology than the first asked about are estimated
+ * without being remembered, and only the estimates of one size are kept (a comparison searches
+ * its sizes in turn): a simulation holds a timing per threadblock, and those of every size of a
+ * large plan together would fill the heap. {@link #keepingAll} remembers every plan's, topology's
+ * and size's, for a caller that runs many searches over a few plans and bounds the memo's life
+ * itself (the paper reproduction, whose figures share points). A plan counts as the same only if
+ * it is the same compiled plan: the same plan, accesses and topology objects.
+ *
+ * <p>A placement asked for while another thread is estimating it waits for that estimate instead
+ * of running its own: searches side by side on the cores time the same UA at once.
  */
 public final class SimulationMemo implements CostModel {
     private final CostModel model;
-    private final ConcurrentHashMap<Key, Estimate> known = new ConcurrentHashMap<>();
-    private PlacementInput first;
+    private final boolean keepAll;
+    private final ConcurrentHashMap<Key, CompletableFuture<Estimate>> known = new ConcurrentHashMap<>();
+    /** The compiled plans asked about, by identity; their index is their part of the key. Only the first in the default mode. */
+    private final List<PlacementInput> inputs = new ArrayList<>();
     private long size = -1;
 
-    /** What the estimate of a placement reads (its SHA-256), at a size and layout. */
-    private record Key(long sizeBytes, boolean repack, String placement) {}
+    /** What the estimate of a placement reads: the compiled plan (an index into {@link #inputs}), the size, and the placement (its SHA-256). */
+    private record Key(int input, long sizeBytes, String placement) {}
 
+    /** A memo of one plan's searches at one size at a time. */
     public SimulationMemo(CostModel model) {
+        this(model, false);
+    }
+
+    private SimulationMemo(CostModel model, boolean keepAll) {
         this.model = model;
+        this.keepAll = keepAll;
+    }
+
+    /** A memo that keeps every estimate of every plan, topology and size until it is dropped. */
+    public static SimulationMemo keepingAll(CostModel model) {
+        return new SimulationMemo(model, true);
     }
 
     @Override
@@ -50,22 +75,46 @@ public final class SimulationMemo implements CostModel {
 
     @Override
     public Estimate estimate(PlacementInput in, Placement placement) {
-        boolean ours;
+        int input;
         synchronized (this) {
-            if (first == null) first = in;
-            ours = in.plan() == first.plan() && in.accesses() == first.accesses() && in.topology() == first.topology();
-            if (ours && in.sizeBytes() != size) {
+            input = inputOf(in);
+            if (input < 0) return model.estimate(in, placement);
+            if (!keepAll && in.sizeBytes() != size) {
                 known.clear(); // another size: nothing remembered can be asked for again
                 size = in.sizeBytes();
             }
         }
-        if (!ours) return model.estimate(in, placement);
-        Key k = new Key(in.sizeBytes(), in.repack(), fingerprint(placement));
-        Estimate e = known.get(k);
-        if (e != null) return e;
-        e = model.estimate(in, placement); // two threads may both estimate a new placement: the same value either way
-        Estimate had = known.putIfAbsent(k, e);
-        return had != null ? had : e;
+        Key k = new Key(input, in.sizeBytes(), fingerprint(placement));
+        CompletableFuture<Estimate> mine = new CompletableFuture<>();
+        CompletableFuture<Estimate> had = known.putIfAbsent(k, mine);
+        if (had != null) {
+            try {
+                return had.join(); // the same value as a run of its own
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                throw e;
+            }
+        }
+        try {
+            Estimate e = model.estimate(in, placement);
+            mine.complete(e);
+            return e;
+        } catch (RuntimeException | Error e) {
+            known.remove(k, mine); // a later ask tries again
+            mine.completeExceptionally(e);
+            throw e;
+        }
+    }
+
+    /** The index of the input's compiled plan among those remembered, adding it when there is room; -1 when not remembered. */
+    private int inputOf(PlacementInput in) {
+        for (int i = 0; i < inputs.size(); i++) {
+            PlacementInput p = inputs.get(i);
+            if (in.plan() == p.plan() && in.accesses() == p.accesses() && in.topology() == p.topology()) return i;
+        }
+        if (!keepAll && !inputs.isEmpty()) return -1;
+        inputs.add(in);
+        return inputs.size() - 1;
     }
 
     /** How many distinct placements were estimated and remembered. */

@@ -56,6 +56,52 @@ class EventQueueProperties {
         assertEquals(want, rest);
     }
 
+    /**
+     * As above, with the simulator's other way of taking an event: peek at it, then either pop it
+     * or replace it by a new event (op -1: pop; op -2: replace, the new event due op2 quarters later).
+     */
+    @Property(tries = 300)
+    void replacingTheTopIsPoppingItThenAdding(@ForAll @Size(max = 400) List<@IntRange(min = -2, max = 12) Integer> ops) {
+        EventQueue q = new EventQueue();
+        PriorityQueue<Ev> ref = new PriorityQueue<>(Comparator.comparingDouble(Ev::t).thenComparingLong(Ev::seq));
+        long seq = 0;
+        double now = 0;
+        for (int i = 0; i < ops.size(); i++) {
+            int op = ops.get(i);
+            if (op < 0) {
+                if (ref.isEmpty()) continue;
+                Ev want = ref.poll();
+                q.peek();
+                assertEquals(want.t(), q.t);
+                assertEquals(want.tb(), q.tbOf);
+                assertEquals(Long.valueOf(want.seq()), q.w);
+                now = want.t();
+                if (op == -1) {
+                    q.pop();
+                } else {
+                    double t = now + (i * 7 % 13) / 4.0;
+                    q.replaceTop(t, (int) seq, 0, seq);
+                    ref.add(new Ev(t, seq, (int) seq));
+                    seq++;
+                }
+            } else {
+                double t = now + op / 4.0;
+                q.add(t, (int) seq, 0, seq);
+                ref.add(new Ev(t, seq, (int) seq));
+                seq++;
+            }
+            assertEquals(ref.isEmpty(), q.isEmpty());
+        }
+        List<Long> rest = new ArrayList<>();
+        while (!q.isEmpty()) {
+            q.poll();
+            rest.add((Long) q.w);
+        }
+        List<Long> want = new ArrayList<>();
+        while (!ref.isEmpty()) want.add(ref.poll().seq());
+        assertEquals(want, rest);
+    }
+
     @Test
     void negativeZeroIsZeroAndNegativeOrNaNTimesAreRefused() {
         EventQueue q = new EventQueue();

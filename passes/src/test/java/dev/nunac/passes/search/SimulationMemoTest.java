@@ -91,6 +91,81 @@ class SimulationMemoTest {
     }
 
     @Test
+    void keepingAllRemembersEveryPlanAndSizeButTellsPlansApartByIdentity() {
+        Counting counting = new Counting();
+        SimulationMemo memo = SimulationMemo.keepingAll(counting);
+        PlacementInput in = Fixtures.input(PlanBuilder.directAllgather(4), PlacementSearchTest.TOPO, 1 << 20);
+        PlacementInput other = Fixtures.input(PlanBuilder.directAllgather(4), PlacementSearchTest.TOPO, 1 << 20);
+        Placement ua = PlacementSearch.search(in, Fixtures.groups(in), PlacementOptions.auto(PlacementOptions.NAR_AUTO, 1 << 20),
+                PlacementSearchTest.QUICK).baseline().placement();
+        Estimate first = memo.estimate(in, ua);
+        memo.estimate(in.withSize(2 << 20), ua);
+        memo.estimate(other, ua);
+        assertEquals(3, counting.runs.get(), "another size, and an equal plan compiled again, are estimated anew");
+        assertEquals(first, memo.estimate(in, ua));
+        memo.estimate(in.withSize(2 << 20), ua);
+        memo.estimate(other, ua);
+        assertEquals(3, counting.runs.get(), "each is remembered");
+        assertEquals(3, memo.size());
+    }
+
+    @Test
+    void repackingIsNotPartOfTheKeyForNoModelReadsIt() {
+        PlacementInput in = Fixtures.input(PlanBuilder.directAllgather(4), PlacementSearchTest.TOPO, 1 << 20);
+        Placement ua = PlacementSearch.search(in, Fixtures.groups(in), PlacementOptions.auto(PlacementOptions.NAR_AUTO, 1 << 20),
+                PlacementSearchTest.QUICK).baseline().placement();
+        for (CostModel m : List.of(new dev.nunac.passes.cost.AnalyticModel(), PlacementSearchTest.QUICK.simulator())) {
+            assertEquals(m.estimate(in, ua).ns(), m.estimate(in.withRepack(true), ua).ns(), m.name());
+        }
+        Counting counting = new Counting();
+        SimulationMemo memo = new SimulationMemo(counting);
+        Estimate a = memo.estimate(in, ua);
+        assertEquals(a, memo.estimate(in.withRepack(true), ua));
+        assertEquals(1, counting.runs.get());
+    }
+
+    @Test
+    void aPlacementAskedForByTwoThreadsAtOnceIsEstimatedOnce() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        CostModel slow = new CostModel() {
+            @Override
+            public String name() {
+                return "slow";
+            }
+
+            @Override
+            public Estimate estimate(PlacementInput in, Placement p) {
+                runs.incrementAndGet();
+                try {
+                    Thread.sleep(200); // long enough for the other thread to ask meanwhile
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Estimate.of(42, -1);
+            }
+        };
+        SimulationMemo memo = SimulationMemo.keepingAll(slow);
+        PlacementInput in = Fixtures.input(PlanBuilder.directAllgather(4), PlacementSearchTest.TOPO, 1 << 20);
+        Placement ua = PlacementSearch.search(in, Fixtures.groups(in), PlacementOptions.auto(PlacementOptions.NAR_AUTO, 1 << 20),
+                PlacementSearchTest.QUICK).baseline().placement();
+        java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<java.util.concurrent.Future<Estimate>> asks = new java.util.ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                asks.add(pool.submit(() -> {
+                    both.await();
+                    return memo.estimate(in, ua);
+                }));
+            }
+            for (var f : asks) assertEquals(42, f.get().ns());
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(1, runs.get(), "the second ask waits for the first's estimate");
+    }
+
+    @Test
     void placementsThatDifferAnywhereHaveDifferentFingerprints() {
         PlacementInput in = Fixtures.input(PlanBuilder.directAllgather(4), PlacementSearchTest.TOPO, 1 << 20);
         SearchResult r = PlacementSearch.search(in, Fixtures.groups(in), PlacementOptions.auto(PlacementOptions.NAR_AUTO, 1 << 20),

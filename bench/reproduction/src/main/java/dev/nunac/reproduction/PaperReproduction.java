@@ -208,7 +208,9 @@ public final class PaperReproduction {
 
     /** The search's choice simulated: the search's own run when it timed it (as {@link Driver#simulate(dev.nunac.driver.CompileResult, SimConfig)} reads it). */
     SimResult chosen(Topology t, Plan plan, PlacementOptions o, SearchResult s) {
-        return s.chosen().wasSimulated() ? s.chosen().simulated().simulation() : simulation(t, plan, o, s.chosen().placement());
+        // an opening's estimate carries no simulation of the whole run: that one is simulated here
+        var e = s.chosen().simulated();
+        return e != null && e.simulation() != null ? e.simulation() : simulation(t, plan, o, s.chosen().placement());
     }
 
     SimResult sim(Plan plan, Policy p, long size, int nar) {

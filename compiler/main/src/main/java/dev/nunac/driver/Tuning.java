@@ -177,7 +177,7 @@ public final class Tuning {
             results.add(r);
             var s = r.search();
             trials.add(new Trial(c, s.chosen().candidate().id(), s.chosen().analyticNs(),
-                    s.chosen().wasSimulated() ? s.chosen().simulated().ns() : Double.NaN));
+                    s.chosen().wasSimulated() && !s.opened() ? s.chosen().simulated().ns() : Double.NaN)); // an opening's are not comparable across plans
         }
         boolean simulated = trials.stream().allMatch(t -> !Double.isNaN(t.simulatedNs()));
         int best = 0;

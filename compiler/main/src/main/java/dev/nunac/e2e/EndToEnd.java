@@ -87,9 +87,9 @@ public final class EndToEnd {
         return new Row(c, plan.name(), u, a, choice);
     }
 
-    /** A candidate's simulated time: the search's own run when it timed it, else a run of the default simulator. */
+    /** A candidate's simulated time: the search's own run when it timed it whole, else a run of the default simulator. */
     static double simulated(SimulationMemo memo, CompileResult r, Scored s) {
-        return s.wasSimulated() ? s.simulated().ns() : memo.estimate(r.input(), s.placement()).ns();
+        return s.wasSimulated() && s.simulated().simulation() != null ? s.simulated().ns() : memo.estimate(r.input(), s.placement()).ns();
     }
 
     /** The report: one row per collective, then per phase, then TTFT and TPOT. */

@@ -141,13 +141,15 @@ public final class PlacementJson {
         for (Scored c : s.candidates()) {
             Map<String, Object> m = obj("id", c.candidate().id(), "policy", c.candidate().policy().id(),
                     "granularity", c.candidate().granularity(), "refined", c.candidate().refined(), "analytic_ns", c.analyticNs());
-            if (c.wasSimulated()) m.put("simulated_ns", c.simulated().ns());
+            if (c.wasSimulated()) m.put(s.opened() ? "opened_ns" : "simulated_ns", c.simulated().ns());
             cands.add(m);
         }
-        return obj("chosen", s.chosen().candidate().id(), "model", s.modelName(), "estimate_ns", s.chosenNs(),
+        Map<String, Object> out = obj("chosen", s.chosen().candidate().id(), "model", s.modelName(), "estimate_ns", s.chosenNs(),
                 "ua_ns", s.baselineNs(), "speedup_over_ua", s.speedup(), "ideal_ns", s.ideal().ns(), "ideal_limit", s.ideal().limit(),
                 "fraction_of_ideal", s.fractionOfIdeal(), "worthwhile", !s.marginal(), "searched", s.searched(), "reason", s.reason(),
                 "candidates", cands);
+        if (s.opened()) out.put("opening_ns", s.openingNs());
+        return out;
     }
 
     /** A JSON object from alternating keys and values (CanonicalJson sorts the keys). */

@@ -89,7 +89,9 @@ public final class Report {
                     Double.isNaN(ns) ? "-" : String.format(Locale.ROOT, "%.2fx", s.baselineNs() / ns), mark));
         }
         sb.append(String.format(Locale.ROOT, "(* chosen; vs UA by the %s estimate; %s)%n", s.modelName(),
-                s.simulated() ? "candidates without a simulated time were not timed" : "the analytic estimate decided"));
+                s.opened() ? "simulated: UA's analytic time scaled by the data each had landed in the opening stretch against UA's;"
+                        + " candidates without one were not opened" : s.simulated() ? "candidates without a simulated time were not timed"
+                        : "the analytic estimate decided"));
         sb.append('\n');
         String fmt = "%-28s %14s %12s %10s%n";
         sb.append(String.format(Locale.ROOT, "why: %s against ua%n", s.chosen().candidate().id()));

@@ -31,7 +31,7 @@ public record PointResult(String id, String plan, String file, Map<String, Strin
         List<Row> rows = new ArrayList<>();
         for (PolicyComparison.Cell c : cells) {
             rows.add(new Row(c.row(), c.chosen(), c.granularity(), c.timeNs(), c.timeNs() * c.speedupOverUa(), c.speedupOverUa(),
-                    c.simulated() ? "simulation" : "analytic"));
+                    c.model()));
         }
         return new PointResult(p.id(), p.plan().name(), p.plan().file(), p.plan().defines(), p.topo().name(), p.plan().plan().ranks(),
                 p.plan().plan().threadblockCount(), p.sizeBytes(), rows);

@@ -30,7 +30,9 @@ class SearchGuaranteeTest {
         for (Scored c : s.candidates()) {
             if (c.candidate().equals(s.chosen().candidate())) continue;
             if (s.simulated() && c.wasSimulated()) {
-                assertTrue(s.chosenNs() <= c.simulated().ns() * (1 + 1e-9), what + ": " + c.candidate().id() + " was faster");
+                // an opening takes candidates within its resolution of the fastest as tied, the coarser first
+                double slack = s.opened() ? SearchResult.OPENING_MARGIN : 1;
+                assertTrue(s.chosenNs() <= c.simulated().ns() * slack * (1 + 1e-9), what + ": " + c.candidate().id() + " was faster");
             }
         }
     }

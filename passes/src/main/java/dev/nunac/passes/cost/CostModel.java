@@ -19,4 +19,9 @@ public interface CostModel {
     default long cost(PlacementInput in, Placement placement) {
         return 0;
     }
+
+    /** The first {@code untilNs} of a simulation of the placement ({@link Opening}); null when the model does not simulate. */
+    default Opening opening(PlacementInput in, Placement placement, double untilNs) {
+        return null;
+    }
 }

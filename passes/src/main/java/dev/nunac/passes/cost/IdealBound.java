@@ -25,8 +25,11 @@ import dev.nunac.topology.Topology;
  * stacks, plus the ideal latency of the last flit. The bound is the larger of the two.
  */
 public final class IdealBound {
-    /** The bound, and which of its two parts set it. */
-    public record Bound(double ns, String limit) {}
+    /**
+     * The bound, which of its two parts set it, and the earliest any of the plan's data can be in
+     * memory (the least ideal latency of a data-moving step; 0 when none moves data).
+     */
+    public record Bound(double ns, String limit, double firstNs) {}
 
     private IdealBound() {}
 
@@ -76,7 +79,7 @@ public final class IdealBound {
         double[] lat = new double[n], issue = new double[n], drain = new double[n];
         int ranks = in.plan().ranks();
         double[] out = new double[ranks], inb = new double[ranks], stackBytes = new double[ranks];
-        double minStore = Double.POSITIVE_INFINITY, minAny = Double.POSITIVE_INFINITY;
+        double minStore = Double.POSITIVE_INFINITY, minAny = Double.POSITIVE_INFINITY, minData = Double.POSITIVE_INFINITY;
         for (int s = 0; s < n; s++) {
             TransferKind kind = sh.kind[s];
             if (kind == null) continue;
@@ -96,6 +99,7 @@ public final class IdealBound {
             };
             lat[s] = l;
             minAny = Math.min(minAny, l);
+            if (kind.movesData) minData = Math.min(minData, l);
             // A flit holds one of the CU's window slots for at least l, and a batch is let in while
             // the window is not full: the last batch is admitted no sooner than this.
             long batches = Math.min(batchCap, Math.max(1, (long) flits / cfg.minBatchFlits()));
@@ -146,8 +150,9 @@ public final class IdealBound {
             if (portBw > 0 && minStore < Double.POSITIVE_INFINITY) bandwidth = Math.max(bandwidth, Math.max(out[r], inb[r]) / portBw + minStore);
             if (minAny < Double.POSITIVE_INFINITY) bandwidth = Math.max(bandwidth, stackBytes[r] / stackBw + minAny);
         }
-        return bandwidth > path ? new Bound(bandwidth, "bandwidth (the busiest GPU's bytes over all its ports or stacks)")
-                : new Bound(path, direct ? "latency (every step on its best path)" : "latency (every step on its best CU, port and stack)");
+        double first = minData < Double.POSITIVE_INFINITY ? minData : 0;
+        return bandwidth > path ? new Bound(bandwidth, "bandwidth (the busiest GPU's bytes over all its ports or stacks)", first)
+                : new Bound(path, direct ? "latency (every step on its best path)" : "latency (every step on its best CU, port and stack)", first);
     }
 
     /** The most bandwidth a step between two GPUs can have: the ports wired to the peer on a direct topology, else all. */

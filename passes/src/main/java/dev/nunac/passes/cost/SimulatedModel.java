@@ -21,6 +21,11 @@ public record SimulatedModel(SimConfig config) implements CostModel {
     }
 
     @Override
+    public Opening opening(PlacementInput in, Placement placement, double untilNs) {
+        return Simulator.opening(in.plan(), in.accesses(), placement, in.topology(), config, untilNs);
+    }
+
+    @Override
     public long cost(PlacementInput in, Placement placement) {
         return Simulator.work(in.plan(), placement, in.topology(), config);
     }

@@ -46,6 +46,18 @@ public final class Simulator {
     }
 
     /**
+     * The first {@code untilNs} of the simulation only: how many flits of the plan's data had
+     * landed by then. The events are those of the full run up to that time, so the opening
+     * stretch costs about that fraction of a full simulation's work.
+     */
+    public static Opening opening(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg, double untilNs) {
+        Run r = new Run(plan, acc, pl, topo, cfg, null);
+        r.until = untilNs;
+        r.loop();
+        return new Opening(untilNs, r.landed, r.halfway < 0 ? r.landed : r.halfway, r.events);
+    }
+
+    /**
      * A rough count of the events one simulation of the placement takes: per data-moving step,
      * its batches times the parcels a batch splits into (its sampled flits, bounded by the ports
      * its traffic spreads over), times the events a parcel takes along its route — about one per
@@ -130,6 +142,10 @@ public final class Simulator {
         final Gemm gemm;
         /** Collective steps delivered: with a background GEMM the run stops when all are. */
         int deliveredSteps;
+        /** The run stops at the first event past this time ({@link #opening}). */
+        double until = Double.POSITIVE_INFINITY;
+        /** Flits of the collective's transfers in memory so far, and by half of {@link #until} (-1 until then). */
+        double landed, halfway = -1;
 
         Run(Plan plan, Accesses acc, Placement pl, Topology topo, SimConfig cfg, Gemm gemm) {
             this.gemm = gemm;
@@ -172,10 +188,18 @@ public final class Simulator {
         }
 
         SimResult run() {
+            loop();
+            return result();
+        }
+
+        /** Runs the events in time order until none is left (or, with a background GEMM, the collective is delivered), or past {@link #until}. */
+        void loop() {
             for (int t = 0; t < g.tbCount; t++) schedule(0, t);
             if (gemm != null) startGemm();
             while (!queue.isEmpty() && !(gemm != null && deliveredSteps == g.stepCount)) {
                 queue.peek();
+                if (queue.t > until / 2 && halfway < 0) halfway = landed;
+                if (queue.t > until) return;
                 events++;
                 if (queue.w instanceof Parcel p) {
                     move(p, queue.t); // takes the event off the queue itself
@@ -186,7 +210,6 @@ public final class Simulator {
                 else if (queue.w instanceof Tile t) tileBatch(t, queue.t);
                 else if (queue.versionOf == version[queue.tbOf]) advance(queue.tbOf, queue.t);
             }
-            return result();
         }
 
         void schedule(double time, int tb) {
@@ -389,6 +412,7 @@ public final class Simulator {
             }
             Transfer t = (Transfer) p.owner;
             t.delivered = Math.max(t.delivered, p.tail);
+            landed += p.m;
             // One-way store latency: from the store's issue at the CU until the flit is written in
             // the destination stack (the memory access included).
             if (t.kind != TransferKind.LOCAL) hist.addSpread(p.head - p.headStore, p.tail - p.tailStore, p.m);

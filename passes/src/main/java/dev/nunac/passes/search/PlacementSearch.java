@@ -239,6 +239,20 @@ public final class PlacementSearch extends BasePass {
                 untrusted = true;
             }
         }
+        // UA kept by the analytic estimate, with transfers that stream: the opening stretch referees
+        OpeningReferee.Verdict opened = null;
+        if (!simulate && chosen == baseline && settings.simulationBudget() > 0 && meanTransferBytes(in) >= STREAMING_BYTES) {
+            List<Scored> picks = refereed(all, baseline, opt, tooWide), list = new ArrayList<>();
+            for (Scored s : picks) list.add(placed(in, groupsOf, s));
+            opened = OpeningReferee.open(in, list, settings.simulator(), settings.simulationBudget(), ideal.firstNs());
+            if (opened != null) {
+                for (int i = 0; i < opened.opened().size(); i++) all.set(all.indexOf(picks.get(i)), opened.opened().get(i));
+                simulate = true;
+                untrusted = false;
+                baseline = all.get(0);
+                chosen = OpeningReferee.choose(opened.opened().stream().filter(x -> choosable(x, opt, tooWide)).toList());
+            }
+        }
         if (chosen == null) throw new IllegalStateException("no candidate of " + choosable + " was estimated");
         if (chosen.placement() == null) {
             Scored dropped = chosen;
@@ -247,15 +261,16 @@ public final class PlacementSearch extends BasePass {
         }
         List<Scored> kept = new ArrayList<>();
         for (Scored s : all) kept.add(s == chosen || s == baseline ? s : s.withoutPlacement());
-        String reason = (narrowed.isEmpty() ? reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), settings)
-                : narrowed + "; " + decided(in, simulate, timed.size(), settings))
+        String reason = (narrowed.isEmpty() ? reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), opened, settings)
+                : narrowed + "; " + decided(in, simulate, timed.size(), opened, settings))
+
                 + (tooWide.isEmpty() ? "" : String.format(Locale.ROOT, "; %d of them %s not chosen: %s launch grid would exceed %d"
                         + " blocks on a rank", tooWide.size(), tooWide.size() == 1 ? "was" : "were", tooWide.size() == 1 ? "its" : "their",
                         opt.maxBlocks()))
                 + (untrusted ? String.format(Locale.ROOT, "; its best is %.1f times the ideal bound, where it is not trusted to rank placements"
                         + " against UA, so UA is kept", all.stream().filter(x -> choosable(x, opt, tooWide)).mapToDouble(Scored::analyticNs).min().orElse(0)
                         / ideal.ns()) : "");
-        return new SearchResult(chosen, baseline, kept, simulate, ideal, opt.searches(), reason, narrowed);
+        return new SearchResult(chosen, baseline, kept, simulate, ideal, opt.searches(), reason, narrowed, opened == null ? 0 : opened.untilNs());
     }
 
     /** The paper's logical groups, and the balanced policy's (null when no candidate is balanced). */
@@ -332,6 +347,22 @@ public final class PlacementSearch extends BasePass {
         return list.subList(0, Math.min(list.size(), Math.max(2, max)));
     }
 
+    /**
+     * What the opening stretch referees: UA and every UA+NAR candidate, which keep UA's CUs and
+     * pages and differ only in the ports — the choice the analytic estimate ranks worst under
+     * contention (at 8 GPUs and 1 GB it put k=12 first, which the simulator times at 1.005x UA
+     * against k=4's 1.04x). An opening moves only the first part of each transfer, so it can rank
+     * only placements that place every part of a transfer alike, as UA's hashed pages are: the
+     * NUNA-aware policies fill the nearest stacks first and spill later pages further, which an
+     * opening does not reach (the 4-GPU all-to-all at 1 GB: NAP+NAR k=12 read faster than UA over
+     * the opening, and is 0.89x UA whole).
+     */
+    static List<Scored> refereed(List<Scored> all, Scored baseline, PlacementOptions opt, Set<Candidate> tooWide) {
+        List<Scored> out = new ArrayList<>(List.of(baseline));
+        for (Scored s : all) if (s.candidate().policy() == Policy.UA_NAR && choosable(s, opt, tooWide)) out.add(s);
+        return out.subList(0, Math.min(out.size(), OpeningReferee.MAX_OPENED));
+    }
+
     /** The candidates: UA, then every requested policy at every allowed granularity, without twins. */
     static List<Candidate> space(Topology topo, PlacementOptions opt) {
         int[] ks = granularities(topo, opt);
@@ -384,14 +415,16 @@ public final class PlacementSearch extends BasePass {
 
     /**
      * The space for large plans, where every candidate costs a placement of many threadblocks and
-     * an estimate of many steps: UA, the paper's NAP+NAR and the balanced policy by address (over
-     * all of the domains and over half), at the granularities up to 4 that {@code --nar} allows.
+     * an estimate of many steps: UA, the paper's UA+NAR (UA's placement with NAR's ports, which
+     * the opening stretch found the fastest at most of the Fig. 9 grid's largest points) and
+     * NAP+NAR, and the balanced policy by address (over all of the domains and over half), at the
+     * granularities up to 4 that {@code --nar} allows.
      */
     static List<Candidate> reducedSpace(Topology topo, PlacementOptions opt) {
         List<Candidate> out = new ArrayList<>();
         for (Candidate c : space(topo, opt)) {
             Policy p = c.policy();
-            boolean keep = p == Policy.UA || (p == Policy.NAP_NAR || p == Policy.BALANCED && c.byAddress() > 0) && c.granularity() <= 4;
+            boolean keep = p == Policy.UA || (p == Policy.UA_NAR || p == Policy.NAP_NAR || p == Policy.BALANCED && c.byAddress() > 0) && c.granularity() <= 4;
             if (keep || opt.policies().size() == 1) out.add(c);
         }
         if (out.stream().noneMatch(c -> opt.policies().contains(c.policy()))) return space(topo, opt);
@@ -436,19 +469,24 @@ public final class PlacementSearch extends BasePass {
     }
 
     private static String reason(PlacementInput in, int candidates, boolean refined, boolean reduced, boolean simulated, int timed,
-                                 Settings settings) {
+                                 OpeningReferee.Verdict opened, Settings settings) {
         String space = String.format(Locale.ROOT, "%d candidates%s%s ranked by the analytic estimate", candidates,
-                reduced ? String.format(Locale.ROOT, " (the reduced space of plans over %,d steps or %,d pages: UA, nap+nar and"
+                reduced ? String.format(Locale.ROOT, " (the reduced space of plans over %,d steps or %,d pages: UA, ua+nar, nap+nar and"
                         + " balanced at granularities up to 4)", settings.fullSpaceSteps(), settings.fullSpacePages()) : "", refined ? " and a refinement" : "");
-        return space + "; " + decided(in, simulated, timed, settings);
+        return space + "; " + decided(in, simulated, timed, opened, settings);
     }
 
     /** Which model decided, and why. */
-    private static String decided(PlacementInput in, boolean simulated, int timed, Settings settings) {
+    private static String decided(PlacementInput in, boolean simulated, int timed, OpeningReferee.Verdict opened, Settings settings) {
+        String tooLarge = String.format(Locale.ROOT, "the plan (%d steps at %,d bytes) is too large to simulate twice within the compile's"
+                + " budget of %,d simulated events", in.plan().stepCount(), in.sizeBytes(), settings.simulationBudget());
+        if (opened != null) {
+            return tooLarge + String.format(Locale.ROOT, ", so the simulator ran the first %.3f us of UA and the best %d, each estimated at"
+                    + " UA's analytic time scaled by the data it had landed by then against UA's (nunac simulate times the whole)",
+                    opened.untilNs() / 1000, opened.opened().size() - 1);
+        }
         if (simulated && timed == 1) return "the simulator timed it";
         if (simulated) return String.format(Locale.ROOT, "the simulator timed UA and the best %d", timed - 1);
-        return String.format(Locale.ROOT, "the plan (%d steps at %,d bytes) is too large to simulate twice within the compile's"
-                + " budget of %,d simulated events, so the analytic estimate decided (nunac simulate times it)", in.plan().stepCount(),
-                in.sizeBytes(), settings.simulationBudget());
+        return tooLarge + ", so the analytic estimate decided (nunac simulate times it)";
     }
 }

@@ -14,14 +14,18 @@ import java.util.Locale;
  * the simulator timed both the chosen and the baseline; else the analytic estimate did), and the
  * plan's ideal bound. {@code chosen} and {@code baseline} keep their placements; the other
  * candidates only their estimates. {@code narrowed} says how the search narrowed its space for
- * a very large plan, empty when it did not.
+ * a very large plan, empty when it did not; {@code openingNs}, when above 0, that the simulator ran
+ * only the first that many nanoseconds of each timed candidate ({@code OpeningReferee}).
  */
 public record SearchResult(Scored chosen, Scored baseline, List<Scored> candidates, boolean simulated,
-                           IdealBound.Bound ideal, boolean searched, String reason, String narrowed) implements Product {
+                           IdealBound.Bound ideal, boolean searched, String reason, String narrowed, double openingNs) implements Product {
     public static final Key<SearchResult> KEY = Key.of("placement-search", SearchResult.class);
 
     /** Below this speedup over UA the search reports that nothing pays off. */
     public static final double WORTHWHILE = 1.02;
+
+    /** With the opening simulation, candidates estimated within this factor of the fastest are taken as tied: the opening's resolution. */
+    public static final double OPENING_MARGIN = 1.01;
 
     public SearchResult {
         candidates = List.copyOf(candidates);
@@ -29,7 +33,7 @@ public record SearchResult(Scored chosen, Scored baseline, List<Scored> candidat
 
     /** The same search with {@code other} (one of its candidates, with its placement) as the choice. */
     public SearchResult choosing(Scored other) {
-        return new SearchResult(other, baseline, candidates, simulated, ideal, searched, reason, narrowed);
+        return new SearchResult(other, baseline, candidates, simulated, ideal, searched, reason, narrowed, openingNs);
     }
 
     /** The deciding model's estimate of the chosen placement. */
@@ -62,7 +66,12 @@ public record SearchResult(Scored chosen, Scored baseline, List<Scored> candidat
     }
 
     public String modelName() {
-        return simulated ? "simulation" : "analytic";
+        return !simulated ? "analytic" : opened() ? "opening simulation" : "simulation";
+    }
+
+    /** True when the simulator ran only an opening stretch of {@link #openingNs} and the estimates are scaled from it ({@code OpeningReferee}). */
+    public boolean opened() {
+        return openingNs > 0;
     }
 
     /** The chosen NAR granularity as reports print it. */

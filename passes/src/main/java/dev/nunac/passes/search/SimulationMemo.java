@@ -69,6 +69,11 @@ public final class SimulationMemo implements CostModel {
     }
 
     @Override
+    public dev.nunac.passes.cost.Opening opening(PlacementInput in, Placement placement, double untilNs) {
+        return model.opening(in, placement, untilNs); // not remembered: a stretch depends on its length
+    }
+
+    @Override
     public long cost(PlacementInput in, Placement placement) {
         return model.cost(in, placement);
     }

@@ -54,6 +54,28 @@ class SimulatorTest {
     }
 
     @Test
+    void anOpeningStretchIsTheWholeRunCutShort() {
+        Plan plan = PlanBuilder.directAllgather(3);
+        PlacementInput in = Fixtures.input(plan, Topologies.nuna4die(), 4 << 20);
+        Placement p = Placer.place(in, Fixtures.groups(in), Policy.UA, 1);
+        SimResult whole = Simulator.simulate(plan, in.accesses(), p, in.topology());
+        SimConfig cfg = SimConfig.defaults();
+        Opening none = Simulator.opening(plan, in.accesses(), p, in.topology(), cfg, 0);
+        Opening quarter = Simulator.opening(plan, in.accesses(), p, in.topology(), cfg, whole.completionNs() / 4);
+        Opening half = Simulator.opening(plan, in.accesses(), p, in.topology(), cfg, whole.completionNs() / 2);
+        Opening all = Simulator.opening(plan, in.accesses(), p, in.topology(), cfg, 2 * whole.completionNs());
+        assertEquals(0, none.landedFlits());
+        assertTrue(0 < quarter.landedFlits() && quarter.landedFlits() < half.landedFlits() && half.landedFlits() < all.landedFlits(),
+                quarter + " " + half + " " + all);
+        assertEquals(quarter.landedFlits(), half.halfwayFlits(), 1e-9, "half a stretch in, the longer one had landed what the shorter did");
+        // past the end every flit of the plan has landed (the store histogram counts them all here), in the whole run's events
+        assertEquals(whole.storeLatency().flits(), all.landedFlits(), 1e-6);
+        assertEquals(whole.events(), all.events());
+        assertTrue(quarter.events() < half.events() && half.events() < all.events());
+        assertEquals(half, SimulatedModel.defaults().opening(in, p, whole.completionNs() / 2), "the simulated model opens as the simulator does");
+    }
+
+    @Test
     void sameInputsGiveTheSameTime() {
         Plan plan = PlanBuilder.directAllgather(3);
         Topology topo = Topologies.nuna4die();

@@ -64,6 +64,33 @@ class PlacementSearchTest {
     }
 
     @Test
+    void whereTheAnalyticEstimateKeepsUaWithStreamingTransfersTheOpeningStretchReferees() {
+        Plan plan = PlanBuilder.directAllgather(16);
+        PlacementOptions opt = PlacementOptions.auto(PlacementOptions.NAR_AUTO, 256L << 20);
+        PlacementSearch.Settings d = PlacementSearch.Settings.defaults();
+        SearchResult r = search(plan, opt, d);
+        assertTrue(r.opened() && r.simulated(), r.reason());
+        assertEquals("opening simulation", r.modelName());
+        assertTrue(r.reason().contains("so the simulator ran the first " + String.format(java.util.Locale.ROOT, "%.3f", r.openingNs() / 1000)
+                + " us of UA and the best"), r.reason());
+        // UA is estimated at its analytic time, every other opened candidate against it; UA+NAR are all opened, nothing else
+        assertEquals(r.baseline().analyticNs(), r.baselineNs());
+        assertTrue(r.candidates().stream().allMatch(c -> c.wasSimulated() == (c.candidate().policy() == Policy.UA_NAR
+                || c.candidate().policy() == Policy.UA)), r::dump);
+        long opened = r.candidates().stream().filter(Scored::wasSimulated).count();
+        assertTrue(opened >= 2 && opened <= OpeningReferee.MAX_OPENED, opened + " opened");
+        assertTrue(r.chosen().wasSimulated());
+        double fastest = r.candidates().stream().filter(Scored::wasSimulated).mapToDouble(c -> c.simulated().ns()).min().orElseThrow();
+        assertTrue(r.chosenNs() <= fastest * OpeningReferee.MARGIN && r.chosenNs() <= r.baselineNs(), r.summary());
+        // the stretch is the longer of four first deliveries and a fiftieth of UA's time, well short of the run
+        assertEquals(Math.max(OpeningReferee.MIN_LATENCIES * r.ideal().firstNs(), OpeningReferee.MIN_FRACTION * r.baseline().analyticNs()),
+                r.openingNs(), 1e-6);
+        assertEquals(r.dump(), search(plan, opt, d).dump(), "deterministic");
+        // without a budget there is no opening, and the analytic rule keeps UA as before
+        assertFalse(search(plan, opt, d.withBudget(0)).opened());
+    }
+
+    @Test
     void meanTransferBytesIsTheMovedBytesPerDataMovingStep() {
         Plan plan = PlanBuilder.directAllgather(4); // every step moves one chunk
         PlacementInput in = Fixtures.input(plan, TOPO, 1 << 20);

@@ -50,7 +50,9 @@ import java.util.stream.IntStream;
  * <p>The simulator times UA and the analytic best, then the rest of the {@link #shortlist} (each
  * requested policy's best and its near ties, the refined candidate, the next best), as far as
  * {@link Settings#simulationBudget} (in simulated events) allows; when not even UA and the best
- * fit, the analytic estimate decides and the result says so. Choosing among all policies with UA among them, the choice is never
+ * fit, the analytic estimate decides and the result says so, and where it keeps UA with
+ * streaming transfers the simulator's opening stretch referees UA and its UA+NAR granularities
+ * ({@link OpeningReferee}). Choosing among all policies with UA among them, the choice is never
  * estimated slower than UA.
  */
 public final class PlacementSearch extends BasePass {
@@ -263,7 +265,6 @@ public final class PlacementSearch extends BasePass {
         for (Scored s : all) kept.add(s == chosen || s == baseline ? s : s.withoutPlacement());
         String reason = (narrowed.isEmpty() ? reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), opened, settings)
                 : narrowed + "; " + decided(in, simulate, timed.size(), opened, settings))
-
                 + (tooWide.isEmpty() ? "" : String.format(Locale.ROOT, "; %d of them %s not chosen: %s launch grid would exceed %d"
                         + " blocks on a rank", tooWide.size(), tooWide.size() == 1 ? "was" : "were", tooWide.size() == 1 ? "its" : "their",
                         opt.maxBlocks()))
@@ -481,9 +482,10 @@ public final class PlacementSearch extends BasePass {
         String tooLarge = String.format(Locale.ROOT, "the plan (%d steps at %,d bytes) is too large to simulate twice within the compile's"
                 + " budget of %,d simulated events", in.plan().stepCount(), in.sizeBytes(), settings.simulationBudget());
         if (opened != null) {
-            return tooLarge + String.format(Locale.ROOT, ", so the simulator ran the first %.3f us of UA and the best %d, each estimated at"
-                    + " UA's analytic time scaled by the data it had landed by then against UA's (nunac simulate times the whole)",
-                    opened.untilNs() / 1000, opened.opened().size() - 1);
+            return tooLarge + String.format(Locale.ROOT, ", so the simulator ran the first %.3f us of UA and of %d UA+NAR granularities, each"
+                    + " estimated at UA's analytic time scaled by the data it had landed by then against UA's, and the coarsest within %.0f %%"
+                    + " of the fastest was taken (nunac simulate times the whole)", opened.untilNs() / 1000, opened.opened().size() - 1,
+                    100 * (OpeningReferee.MARGIN - 1));
         }
         if (simulated && timed == 1) return "the simulator timed it";
         if (simulated) return String.format(Locale.ROOT, "the simulator timed UA and the best %d", timed - 1);

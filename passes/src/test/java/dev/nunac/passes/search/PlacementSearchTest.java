@@ -72,7 +72,8 @@ class PlacementSearchTest {
         assertTrue(r.opened() && r.simulated(), r.reason());
         assertEquals("opening simulation", r.modelName());
         assertTrue(r.reason().contains("so the simulator ran the first " + String.format(java.util.Locale.ROOT, "%.3f", r.openingNs() / 1000)
-                + " us of UA and the best"), r.reason());
+                + " us of UA and of "), r.reason());
+        assertTrue(r.reason().contains("UA+NAR granularities") && r.reason().contains("the coarsest within 1 % of the fastest"), r.reason());
         // UA is estimated at its analytic time, every other opened candidate against it; UA+NAR are all opened, nothing else
         assertEquals(r.baseline().analyticNs(), r.baselineNs());
         assertTrue(r.candidates().stream().allMatch(c -> c.wasSimulated() == (c.candidate().policy() == Policy.UA_NAR

@@ -98,30 +98,11 @@ public final class TextOut {
     }
 
     public TextOut append(int v) {
-        if (chars != null) {
-            chars.append(v);
-            return this;
-        }
-        if (high != 0) throw unencodable();
-        if (n + 11 > BUFFER) drain();
-        if (v >= 0 && v < 10) { // most values of the large tables: a CU, stack or domain of a few
+        if (v >= 0 && v < 10 && chars == null && high == 0 && n < BUFFER) { // most values of the large tables: a CU, stack or domain of a few
             buf[n++] = (byte) ('0' + v);
             return this;
         }
-        if (v == Integer.MIN_VALUE) return append((long) v);
-        if (v < 0) {
-            buf[n++] = '-';
-            v = -v;
-        }
-        int digits = 1;
-        for (int t = v; t >= 10; t /= 10) digits++;
-        int end = n + digits;
-        for (int p = end - 1; p >= n; p--) {
-            buf[p] = (byte) ('0' + v % 10);
-            v /= 10;
-        }
-        n = end;
-        return this;
+        return append((long) v);
     }
 
     public TextOut append(long v) {

@@ -2,9 +2,10 @@
 # Regenerates the paper reproduction on nuna-4die:
 #   bench/reproduce-paper.sh          docs/paper-reproduction.md (Figs. 9-15, Fig. 9 at 8 GPUs; minutes)
 #   bench/reproduce-paper.sh --full   docs/paper-reproduction-fig9.md (Fig. 9 over 2-64 GPUs and
-#                                     100 kB-1 GB, as a sweep; about 13 minutes on two cores)
+#                                     100 kB-1 GB, as a sweep; about 19 minutes on two cores)
 #   bench/reproduce-paper.sh --search docs/search-acceptance.md (the default compile's search over
-#                                     the same grid; about an hour on two cores)
+#                                     the same grid; about an hour on two cores; --side-by-side
+#                                     runs its tasks on every core with a 16 GiB heap)
 # --timings prints, on stderr, each figure's wall and CPU time and the points it simulated
 # (docs/performance.md); --quiet hides the progress line.
 # --full runs the Fig. 9 grid as a sweep (bench/sweep-fig9.json into bench/target/fig9-sweep, which
@@ -36,5 +37,6 @@ if [[ "${1:-}" == "--full" ]]; then
   fi
 fi
 if [[ "${1:-}" == "--search" ]]; then doc=search-acceptance; args=(--full "${@:2}"); fi
-exec java -XX:+UseSerialGC -cp "$jar:$root/compiler/main/target/nunac.jar" dev.nunac.reproduction.PaperReproduction \
+heap=(); [[ " $* " == *" --side-by-side "* ]] && heap=(-Xmx16g)
+exec java -XX:+UseSerialGC "${heap[@]}" -cp "$jar:$root/compiler/main/target/nunac.jar" dev.nunac.reproduction.PaperReproduction \
   "$root/bench/$doc.md.in" "$root/docs/$doc.md" "${args[@]}"

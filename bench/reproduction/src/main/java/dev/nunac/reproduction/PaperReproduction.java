@@ -78,7 +78,7 @@ public final class PaperReproduction {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
-            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..] [--fig9-from=SWEEP_DIR] [--quiet] [--timings]");
+            System.err.println("usage: PaperReproduction TEMPLATE OUTPUT [--full] [--gpus=N,..] [--sizes=BYTES,..] [--fig9-from=SWEEP_DIR] [--quiet] [--timings] [--side-by-side]");
             System.exit(2);
         }
         boolean full = List.of(args).contains("--full");
@@ -101,7 +101,7 @@ public final class PaperReproduction {
         String from = List.of(args).stream().filter(a -> a.startsWith("--fig9-from=")).map(a -> a.substring(12)).findFirst().orElse(null);
         doc = fill(doc, "{{FIG9}}", () -> from != null ? p.fig9(Path.of(from), g, sz) : p.fig9(g, sz));
         SearchAcceptance search = new SearchAcceptance(p);
-        doc = fill(doc, "{{SEARCH}}", () -> search.grid(g, sz));
+        doc = fill(doc, "{{SEARCH}}", () -> search.grid(g, sz, List.of(args).contains("--side-by-side")));
         doc = fill(doc, "{{CONVERGENCE}}", () -> search.convergence(1_000_000_000L));
         doc = fill(doc, "{{BOUND}}", () -> search.bound((plan, size) -> {
             double ua = p.time(plan, Policy.UA, size);

@@ -75,13 +75,17 @@ final class SearchAcceptance {
         return Driver.compile(plans.apply(collective, gpus), topo, PlacementOptions.defaults(), false, null, null);
     }
 
-    /** The Fig. 9 grid: every collective, pod size and size, and how many points meet the acceptance. */
-    String grid(int[] gpus, long[] sizes) {
+    /**
+     * The Fig. 9 grid: every collective, pod size and size, and how many points meet the
+     * acceptance. {@code sideBySide}: its tasks on every core (needs a larger heap than the
+     * default; see {@link #points}).
+     */
+    String grid(int[] gpus, long[] sizes, boolean sideBySide) {
         StringBuilder sb = new StringBuilder("| collective | GPUs | size | choice | choice (us) | × UA | best of the paper's policies | × of it | of ideal | met |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|\n");
         int points = 0, met = 0;
         double worstUa = Double.POSITIVE_INFINITY, worstBest = 0;
-        Map<String, Point> at = points(gpus, sizes, true, false);
+        Map<String, Point> at = points(gpus, sizes, true, sideBySide);
         for (String ex : COLLECTIVES) {
             for (int g : gpus) {
                 for (long s : sizes) {
@@ -108,9 +112,9 @@ final class SearchAcceptance {
      * Every grid point, by "collective GPUs size": one task per collective and pod size (its
      * compile, then each size), the largest pods first, side by side on the cores if {@code sideBySide}.
      * {@code echo}: each point on standard error as it is done (a grid takes about an hour).
-     * {@code sideBySide} false: one task at a time. The whole grid runs so: two of its tasks at
-     * once ran out of the default heap at 64 GPUs and 1 GB, where the paper policies' exhaustive
-     * search keeps many page maps.
+     * {@code sideBySide} false: one task at a time. Two of its tasks at once ran out of the
+     * default heap (a quarter of 24 GiB) at 64 GPUs and 1 GB, where the paper policies'
+     * exhaustive search keeps many page maps; {@code --side-by-side} gives the JVM 16 GiB.
      */
     Map<String, Point> points(int[] gpus, long[] sizes, boolean echo, boolean sideBySide) {
         Map<String, Point> at = new java.util.concurrent.ConcurrentHashMap<>();

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code nunac sweep SPEC [-o DIR] [--shard i/n]}: the points of a sweep spec, one result file
+ * {@code nunac sweep SPEC [-o DIR] [--shard i/n] [--jobs N]}: the points of a sweep spec, one result file
  * each; {@code nunac sweep merge DIR [-o OUT]}: their CSV and markdown tables (docs/sweep.md).
  */
 @picocli.CommandLine.Command(name = SweepCommand.NAME, description = "run a sweep spec's points (plans x topologies x sizes x"
@@ -30,6 +30,10 @@ final class SweepCommand implements Command {
     @Option(names = "--shard", paramLabel = "i/n", description = "run only the i-th of n disjoint parts of the sweep, counted from 0 as"
             + " SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are (default 0/1, all points)")
     String shard;
+
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "compute N points at once, each on a thread of its own, the"
+            + " largest first (default 1; 0: one per core); each job holds its point's placements, so the heap must hold N points")
+    Integer jobs;
 
     @Option(names = "--allow-missing", description = "merge: merge the points there are when some have no result yet")
     boolean allowMissing;
@@ -53,6 +57,11 @@ final class SweepCommand implements Command {
             part = Shard.parse(shard, why);
             if (part == null) throw new UsageException(NAME, "--shard " + why[0]);
         }
+        int parallel = jobs == null ? 1 : jobs == 0 ? Runtime.getRuntime().availableProcessors() : jobs;
+        if (jobs != null && (jobs < 0 || jobs > SweepRun.MAX_JOBS)) {
+            throw new UsageException(NAME, "--jobs " + jobs + ": expected 0 (one per core) to " + SweepRun.MAX_JOBS);
+        }
+        parallel = Math.min(parallel, SweepRun.MAX_JOBS);
         Path dir = CommonOptions.path(output == null ? DEFAULT_DIR : output, "-o");
         SweepSpec spec = SpecReader.read(CommonOptions.path(args.get(0), "SPEC"));
         SweepRun.Outcome o;
@@ -60,7 +69,7 @@ final class SweepCommand implements Command {
         // the count of points to compute is known once the run has seen which are done
         Progress[] progress = {Progress.NONE};
         try {
-            o = SweepRun.run(spec, dir, part, (done, total, p) -> {
+            o = SweepRun.run(spec, dir, part, parallel, (done, total, p) -> {
                 if (done == 0) progress[0] = Progress.start(io.err(), Progress.shown(terminal, quiet), "sweep", total);
                 // a job's log is not a terminal: there, one line per point says how far the shard is
                 if (terminal) progress[0].step(p.id());
@@ -78,6 +87,7 @@ final class SweepCommand implements Command {
         if (args.isEmpty()) throw new UsageException(NAME, "sweep merge: missing DIR, the sweep's folder");
         if (args.size() > 1) throw new UsageException(NAME, "sweep merge: expected one DIR, got " + args.size() + ": " + String.join(" ", args));
         if (shard != null) throw new UsageException(NAME, "--shard is an option of sweep SPEC, not of sweep merge");
+        if (jobs != null) throw new UsageException(NAME, "--jobs is an option of sweep SPEC, not of sweep merge");
         Path dir = CommonOptions.path(args.get(0), "DIR");
         SweepMerge.Merged m = SweepMerge.merge(dir, allowMissing);
         Path out = CommonOptions.path(output == null ? args.get(0) : output, "-o");

@@ -15,7 +15,10 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,6 +41,21 @@ public final class SweepRun {
     private SweepRun() {}
 
     public static Outcome run(SweepSpec spec, Path dir, Shard shard, Listener listener) {
+        return run(spec, dir, shard, 1, listener);
+    }
+
+    /** The most points computed at once ({@code --jobs}). */
+    public static final int MAX_JOBS = 256;
+
+    /**
+     * As above, {@code jobs} points at a time, each on a thread of its own. One job takes the
+     * points in spec order, so one plan's compile serves its points one after another; several
+     * take the largest first (ranks times size, the work's proxy), so that the last point to
+     * finish is a short one and no core idles through the longest. A point's file depends only
+     * on the point, never on which job computed it or when.
+     */
+    public static Outcome run(SweepSpec spec, Path dir, Shard shard, int jobs, Listener listener) {
+        if (jobs < 1 || jobs > MAX_JOBS) throw new IllegalArgumentException("jobs " + jobs);
         folder(dir);
         manifest(spec, dir);
         Path pointsDir = dir.resolve(POINTS);
@@ -50,20 +68,94 @@ public final class SweepRun {
             if (Files.isRegularFile(file(pointsDir, p.id()))) skipped++;
             else todo.add(p);
         }
-        CompileResult compiled = null;
-        SweepSpec.Point compiledFor = null;
-        for (int i = 0; i < todo.size(); i++) {
-            SweepSpec.Point p = todo.get(i);
-            listener.computing(i, todo.size(), p);
-            // points of one plan and topology come one after another: each is compiled once, then searched per size
-            if (compiledFor == null || compiledFor.plan() != p.plan() || compiledFor.topo() != p.topo()) {
-                compiled = Driver.compile(p.plan().plan(), p.topo().topology(), new PlacementOptions(Policy.UA, spec.nar(), spec.compileSize()).withRepack(spec.packed()), false, null, null);
-                compiledFor = p;
+        int workers = Math.min(jobs, todo.size());
+        if (workers > 1) todo.sort(Comparator.comparingDouble((SweepSpec.Point p) -> -(double) p.plan().plan().ranks() * p.sizeBytes()));
+        Compiles compiles = new Compiles(spec, todo);
+        Runnable[] work = {null};
+        int[] next = {0};
+        Throwable[] failed = {null};
+        work[0] = () -> {
+            while (true) {
+                SweepSpec.Point p;
+                synchronized (next) {
+                    if (failed[0] != null || next[0] == todo.size()) return;
+                    p = todo.get(next[0]);
+                    listener.computing(next[0]++, todo.size(), p);
+                }
+                PointResult r = PointResult.of(p, cells(spec, compiles.take(p), p.sizeBytes()));
+                new OutputFiles().add(p.id() + ".json", r.json()).writeTo(pointsDir);
             }
-            PointResult r = PointResult.of(p, cells(spec, compiled, p.sizeBytes()));
-            new OutputFiles().add(p.id() + ".json", r.json()).writeTo(pointsDir);
+        };
+        if (workers <= 1) {
+            work[0].run();
+        } else {
+            // A failure stops the others taking points; each finishes the point it has (its file
+            // is complete or absent), and the first failure is rethrown as it was.
+            List<Thread> threads = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                Thread t = new Thread(null, () -> {
+                    try {
+                        work[0].run();
+                    } catch (Throwable e) {
+                        synchronized (next) {
+                            if (failed[0] == null) failed[0] = e;
+                        }
+                    }
+                }, "nunac-sweep-" + w, THREAD_STACK);
+                threads.add(t);
+                t.start();
+            }
+            for (Thread t : threads) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while the sweep's jobs ran", e);
+                }
+            }
+            if (failed[0] instanceof RuntimeException e) throw e;
+            if (failed[0] instanceof Error e) throw e;
+            if (failed[0] != null) throw new IllegalStateException(failed[0]);
         }
         return new Outcome(spec.points().size(), mine.size(), todo.size(), skipped);
+    }
+
+    /** A job's stack, as deep as the launcher gives the main thread (-Xss16m): the passes recurse over deep plans. */
+    private static final long THREAD_STACK = 16L << 20;
+
+    /**
+     * Each plan and topology compiled once, when its first point is taken, and let go when its
+     * last is, so that in spec order one compile is held at a time.
+     */
+    private static final class Compiles {
+        private final SweepSpec spec;
+        private final Map<String, Integer> left = new HashMap<>();
+        private final Map<String, CompileResult> held = new HashMap<>();
+
+        Compiles(SweepSpec spec, List<SweepSpec.Point> todo) {
+            this.spec = spec;
+            for (SweepSpec.Point p : todo) left.merge(key(p), 1, Integer::sum);
+        }
+
+        /** The plan case and topology: their labels are unique in a sweep, as its point ids are. */
+        private static String key(SweepSpec.Point p) {
+            return p.plan().key() + '\0' + p.topo().name();
+        }
+
+        CompileResult take(SweepSpec.Point p) {
+            String k = key(p);
+            CompileResult c;
+            synchronized (this) {
+                c = held.get(k);
+                if (c == null) {
+                    c = Driver.compile(p.plan().plan(), p.topo().topology(), new PlacementOptions(Policy.UA, spec.nar(), spec.compileSize())
+                            .withRepack(spec.packed()), false, null, null);
+                    held.put(k, c);
+                }
+                if (left.merge(k, -1, Integer::sum) == 0) held.remove(k);
+            }
+            return c;
+        }
     }
 
     /** The point's rows in the spec's order, as {@code nunac compare} computes them. */

@@ -79,6 +79,9 @@ class SweepCommandTest {
                 {"--allow-missing is an option of sweep merge", "sweep", spec.toString(), "--allow-missing"},
                 {"nunac sweep: sweep merge: missing DIR", "sweep", "merge"},
                 {"--shard is an option of sweep SPEC", "sweep", "merge", tmp.toString(), "--shard", "0/2"},
+                {"--jobs is an option of sweep SPEC", "sweep", "merge", tmp.toString(), "--jobs", "2"},
+                {"nunac sweep: --jobs -1: expected 0 (one per core) to 256", "sweep", spec.toString(), "--jobs", "-1"},
+                {"nunac sweep: --jobs 257: expected 0 (one per core) to 256", "sweep", spec.toString(), "-j", "257"},
         };
         for (String[] c : cases) {
             CliRun r = CliRun.of(java.util.Arrays.copyOfRange(c, 1, c.length));
@@ -87,6 +90,7 @@ class SweepCommandTest {
         CliRun help = CliRun.of("help", "sweep");
         assertEquals(0, help.exit());
         assertTrue(help.out().contains("--shard"), help.out());
+        assertTrue(help.out().contains("--jobs"), help.out());
     }
 
     @Test

@@ -87,6 +87,36 @@ class SweepRunTest {
     }
 
     @Test
+    void threeJobsWriteTheSameFilesAsOneLargestFirst(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("jobs");
+        List<String> started = java.util.Collections.synchronizedList(new ArrayList<>());
+        SweepRun.Outcome o = SweepRun.run(SpecReader.read(specFile), dir, Shard.ALL, 3, (done, total, p) -> started.add(done + "/" + total + " " + p.id()));
+        assertEquals(new SweepRun.Outcome(8, 8, 8, 0), o);
+        // numbered in the order taken, the 4-GPU 1 MB points first
+        assertEquals(8, started.size());
+        for (int i = 0; i < 8; i++) assertTrue(started.get(i).startsWith(i + "/8 "), started.toString());
+        assertTrue(started.get(0).endsWith(".g4.nuna-4die.1MB") && started.get(1).endsWith(".g4.nuna-4die.1MB"), started.toString());
+        SweepMerge.merge(dir, false).files().writeTo(dir);
+        assertSameFiles(whole, dir);
+    }
+
+    @Test
+    void aFailingJobStopsTheOthersTakingPointsAndIsRethrown(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("failing");
+        RuntimeException stop = new IllegalStateException("stopped");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> SweepRun.run(spec, dir, Shard.ALL, 2, (done, total, p) -> {
+            if (done == 3) throw stop;
+        }));
+        assertTrue(e == stop, "the failure itself");
+        try (Stream<Path> s = Files.list(dir.resolve(SweepRun.POINTS))) {
+            assertEquals(3, s.count(), "the three points taken before the stop, complete, and no temporary files");
+        }
+        assertEquals(new SweepRun.Outcome(8, 8, 5, 3), SweepRun.run(spec, dir, Shard.ALL, 2, QUIET));
+        SweepMerge.merge(dir, false).files().writeTo(dir);
+        assertSameFiles(whole, dir);
+    }
+
+    @Test
     void theMergeHoldsEveryPointAndPolicyInSpecOrder() throws Exception {
         List<String> csv = Files.readAllLines(whole.resolve(SweepMerge.CSV));
         assertEquals(1 + 8 * 3, csv.size());

@@ -47,14 +47,15 @@ public final class AnalyticModel implements CostModel {
 
     @Override
     public Estimate estimate(PlacementInput in, Placement placement) {
-        Shape sh;
-        synchronized (this) {
-            if (shape == null || shape.in != in) shape = new Shape(in);
-            sh = shape;
-        }
-        Run run = new Run(sh, placement);
+        Run run = new Run(shape(in), placement);
         double ns = run.run();
         return Estimate.of(ns, run.lastTb);
+    }
+
+    /** The placement-independent part for {@code in}, made once for the last input asked about (the ideal bound shares it). */
+    synchronized Shape shape(PlacementInput in) {
+        if (shape == null || shape.in != in) shape = new Shape(in);
+        return shape;
     }
 
     /** The step graph, each step's kind and level, and the topology's routes, for one plan. */

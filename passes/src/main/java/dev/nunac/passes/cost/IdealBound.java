@@ -39,7 +39,16 @@ public final class IdealBound {
 
     /** The bound under the simulator's settings {@code cfg} (its batches fix how a CU's window is charged). */
     public static Bound of(PlacementInput in, SimConfig cfg) {
-        AnalyticModel.Shape sh = new AnalyticModel.Shape(in);
+        return of(in, cfg, new AnalyticModel());
+    }
+
+    /** The bound, on the step graph {@code model} has made for {@code in} or makes now and keeps for its estimates. */
+    public static Bound of(PlacementInput in, AnalyticModel model) {
+        return of(in, SimConfig.defaults(), model);
+    }
+
+    private static Bound of(PlacementInput in, SimConfig cfg, AnalyticModel model) {
+        AnalyticModel.Shape sh = model.shape(in);
         Topology topo = in.topology();
         StepGraph g = sh.g;
         double cuToNoc = topo.latencies().cuToNocNs().value(), mem = topo.memory().latencyNs().value();

@@ -179,7 +179,7 @@ public final class PlacementSearch extends BasePass {
                 String.join(" and ", space.stream().map(Candidate::id).toList()), wide.size());
         Groups groupsOf = new Groups(paperGroups,
                 space.stream().anyMatch(c -> c.policy().balanced) ? LogicalAllocation.allocate(in.accesses(), false) : null);
-        CostModel analytic = new AnalyticModel();
+        AnalyticModel analytic = new AnalyticModel();
         // Page maps grow with the size (a 64-rank 1 GB all-to-all: about half a gigabyte per
         // placement): when the whole space's would not fit in memory, a candidate's placement is
         // dropped once estimated and made again if the simulator or the choice needs it.
@@ -190,7 +190,7 @@ public final class PlacementSearch extends BasePass {
         IntStream.range(0, space.size()).parallel().forEach(i -> {
             Placement p = i == 0 && first != null ? first : place(in, groupsOf, space.get(i));
             scored[i] = new Scored(space.get(i), i == 0 || keep ? p : null, analytic.estimate(in, p).ns(), null);
-            if (i == 0) bound[0] = IdealBound.of(in); // in UA's task, whose placement is the quickest
+            if (i == 0) bound[0] = IdealBound.of(in, analytic); // in UA's task, whose placement is the quickest, on the estimates' step graph
         });
         List<Scored> all = new ArrayList<>(Arrays.asList(scored));
         Set<Policy> choosable = opt.policies();

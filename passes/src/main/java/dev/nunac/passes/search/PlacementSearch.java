@@ -111,6 +111,21 @@ public final class PlacementSearch extends BasePass {
     /** Candidates of one policy this close to its best by the analytic estimate are timed next (see {@link #shortlist}). */
     static final double NEAR_TIE = 0.01;
 
+    /**
+     * Where transfers stream ({@link #STREAMING_BYTES}), the coarsest candidate of a policy and
+     * kind estimated within this of a finer one stands in for it, in the simulator's shortlist
+     * (no finer near tie of that policy follows it) and in the analytic estimate's choice: the
+     * estimate counts NoC contention only on a route's first and last link, so it favours fine
+     * NAR domains, whose traffic funnels through fewer ports and the links before them. On the
+     * Fig. 9 grid from 1 MB the best paper policy was at k = 12 at one point of 72, at k = 2 or 4
+     * at 53; the 4-GPU all-gather at 10 MB had nap+nar k=12 1.4 % ahead of k=2 by the estimate and
+     * 2.1 % behind it in simulation. Over the grid's 64 points the command line compiles, it moved
+     * nine choices: three to the best paper policy (the 4-GPU all-gather at 10 and 100 MB, the
+     * 2-GPU all-reduce at 100 MB, which were 2.1-7.8 % behind it), five within 0.4 %, and the 2-GPU
+     * all-gather at 1 GB from 0.7 % to 1.3 % behind.
+     */
+    static final double COARSE_TIE = 0.02;
+
     /** A policy whose best is estimated within this factor of the overall best has its near ties timed. */
     static final double CONTENDER = 1.10;
 
@@ -205,7 +220,8 @@ public final class PlacementSearch extends BasePass {
         }
         Set<Candidate> tooWide = tooWide(in, groupsOf, all, opt);
         Scored baseline = all.get(0);
-        List<Scored> shortlist = shortlist(all, baseline, opt, tooWide, settings.maxSimulated());
+        boolean streaming = meanTransferBytes(in) >= STREAMING_BYTES;
+        List<Scored> shortlist = shortlist(all, baseline, opt, tooWide, settings.maxSimulated(), streaming);
         long budget = settings.simulationBudget();
         List<Scored> timed = new ArrayList<>();
         // UA and the analytic best first: without both there is nothing to compare by simulation
@@ -231,19 +247,21 @@ public final class PlacementSearch extends BasePass {
             if (!choosable(s, opt, tooWide) || (simulate && !s.wasSimulated())) continue;
             if (chosen == null || s.ns(simulate) < chosen.ns(simulate) * (1 - 1e-9)) chosen = s;
         }
+        Scored finest = chosen;
+        if (!simulate && streaming && chosen != null) chosen = coarsest(chosen, all, opt, tooWide);
         IdealBound.Bound ideal = bound[0];
         boolean untrusted = false;
         if (!simulate && chosen != null && chosen != baseline && choosable(baseline, opt, tooWide)) {
             if (chosen.analyticNs() * ANALYTIC_MARGIN > baseline.analyticNs()) {
                 chosen = baseline; // within the analytic estimate's error of UA: keep UA
-            } else if (chosen.analyticNs() > TRUSTED_OF_IDEAL * ideal.ns() && meanTransferBytes(in) >= STREAMING_BYTES) {
+            } else if (chosen.analyticNs() > TRUSTED_OF_IDEAL * ideal.ns() && streaming) {
                 chosen = baseline;
                 untrusted = true;
             }
         }
         // UA kept by the analytic estimate, with transfers that stream: the opening stretch referees
         OpeningReferee.Verdict opened = null;
-        if (!simulate && chosen == baseline && settings.simulationBudget() > 0 && meanTransferBytes(in) >= STREAMING_BYTES) {
+        if (!simulate && chosen == baseline && settings.simulationBudget() > 0 && streaming) {
             List<Scored> picks = refereed(all, baseline, opt, tooWide), list = new ArrayList<>();
             for (Scored s : picks) list.add(placed(in, groupsOf, s));
             opened = OpeningReferee.open(in, list, settings.simulator(), settings.simulationBudget(), ideal.firstNs());
@@ -268,6 +286,9 @@ public final class PlacementSearch extends BasePass {
                 + (tooWide.isEmpty() ? "" : String.format(Locale.ROOT, "; %d of them %s not chosen: %s launch grid would exceed %d"
                         + " blocks on a rank", tooWide.size(), tooWide.size() == 1 ? "was" : "were", tooWide.size() == 1 ? "its" : "their",
                         opt.maxBlocks()))
+                + (opened == null && chosen != finest && chosen != baseline ? String.format(Locale.ROOT, "; %s stands in for %s, estimated"
+                        + " within %.0f %% of it at a finer granularity, which the estimate favours where transfers stream", chosen.candidate().id(),
+                        finest.candidate().id(), 100 * COARSE_TIE) : "")
                 + (untrusted ? String.format(Locale.ROOT, "; its best is %.1f times the ideal bound, where it is not trusted to rank placements"
                         + " against UA, so UA is kept", all.stream().filter(x -> choosable(x, opt, tooWide)).mapToDouble(Scored::analyticNs).min().orElse(0)
                         / ideal.ns()) : "");
@@ -322,13 +343,13 @@ public final class PlacementSearch extends BasePass {
      * {@link #NEAR_TIE} of it where it is a {@link #CONTENDER}, the refined candidate, then the rest
      * by analytic estimate.
      */
-    static List<Scored> shortlist(List<Scored> all, Scored baseline, PlacementOptions opt, Set<Candidate> tooWide, int max) {
+    static List<Scored> shortlist(List<Scored> all, Scored baseline, PlacementOptions opt, Set<Candidate> tooWide, int max, boolean streaming) {
         List<Scored> ranked = new ArrayList<>();
         for (Scored s : all) if (choosable(s, opt, tooWide)) ranked.add(s);
         ranked.sort(Comparator.comparingDouble(Scored::analyticNs)); // stable: ties keep generation order
         LinkedHashSet<Scored> out = new LinkedHashSet<>();
         out.add(baseline);
-        for (int i = 0; i < Math.min(3, ranked.size()); i++) out.add(ranked.get(i));
+        for (int i = 0; i < Math.min(3, ranked.size()); i++) out.add(streaming ? coarsest(ranked.get(i), ranked, opt, tooWide) : ranked.get(i));
         // each policy's best, the policies in the order of their bests; a contender's followed by
         // its other candidates within the estimate's resolution of it, which it cannot tell apart
         // (8-GPU all-to-all at 1 MB: nap+nar k=12 0.4 % ahead of k=2 by the estimate, 2.3 % behind
@@ -336,16 +357,42 @@ public final class PlacementSearch extends BasePass {
         Map<Policy, Scored> bestOf = new EnumMap<>(Policy.class);
         for (Scored s : ranked) {
             if (bestOf.putIfAbsent(s.candidate().policy(), s) != null) continue;
-            out.add(s);
+            // where transfers stream, the coarsest within COARSE_TIE stands in, and no finer near tie follows it
+            Scored rep = streaming ? coarsest(s, ranked, opt, tooWide) : s;
+            out.add(rep);
             if (s.analyticNs() > ranked.get(0).analyticNs() * CONTENDER) continue;
             for (Scored t : ranked) {
-                if (t.candidate().policy() == s.candidate().policy() && t.analyticNs() <= s.analyticNs() * (1 + NEAR_TIE)) out.add(t);
+                if (t.candidate().policy() == s.candidate().policy() && t.analyticNs() <= s.analyticNs() * (1 + NEAR_TIE)
+                        && (!streaming || t.candidate().granularity() <= rep.candidate().granularity())) out.add(t);
             }
         }
         for (Scored s : all) if (s.candidate().refined()) out.add(s);
         out.addAll(ranked);
         List<Scored> list = new ArrayList<>(out);
         return list.subList(0, Math.min(list.size(), Math.max(2, max)));
+    }
+
+    /**
+     * The coarsest candidate of {@code s}'s policy and kind (the same assignment of domains by
+     * load, by address over all, over half or over one) estimated within {@link #COARSE_TIE} of
+     * it; {@code s} itself when none is. Refined candidates stand for themselves.
+     */
+    static Scored coarsest(Scored s, List<Scored> all, PlacementOptions opt, Set<Candidate> tooWide) {
+        Candidate c = s.candidate();
+        Scored out = s;
+        if (c.refined() || c.granularity() <= 1) return s;
+        for (Scored t : all) {
+            Candidate d = t.candidate();
+            if (d.policy() != c.policy() || d.refined() || !choosable(t, opt, tooWide) || kind(d) != kind(c)) continue;
+            if (d.granularity() < out.candidate().granularity() && d.granularity() >= 2 && t.analyticNs() <= s.analyticNs() * (1 + COARSE_TIE)) out = t;
+        }
+        return out;
+    }
+
+    /** How a candidate assigns domains: 0 by load, 1 by address over all, 2 over half, 3 over one. */
+    private static int kind(Candidate c) {
+        int b = c.byAddress();
+        return b == 0 ? 0 : b == c.granularity() ? 1 : b == 1 ? 3 : 2;
     }
 
     /**

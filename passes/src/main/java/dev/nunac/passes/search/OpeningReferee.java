@@ -72,7 +72,11 @@ final class OpeningReferee {
      * too short for a stretch that long, or {@code model} does not simulate.
      */
     static Verdict open(PlacementInput in, List<Scored> shortlist, CostModel model, long budget, double firstNs) {
-        double ua = shortlist.get(0).analyticNs();
+        return open(in, shortlist, model, budget, firstNs, shortlist.get(0).analyticNs());
+    }
+
+    /** The same, each estimated at {@code ua} (UA's time by some model) scaled by the data it had landed against UA's. */
+    static Verdict open(PlacementInput in, List<Scored> shortlist, CostModel model, long budget, double firstNs, double ua) {
         double until = Math.max(MIN_LATENCIES * firstNs, MIN_FRACTION * ua);
         if (!(ua > 0) || until >= MAX_STRETCH * ua) return null; // the whole run is hardly longer than its opening
         // a stretch costs its fraction of a whole run's events: as many candidates as fit

@@ -92,6 +92,32 @@ class PlacementSearchTest {
     }
 
     @Test
+    void whereTheSimulatorKeptUaTheOpeningPicksAnUntimedUaNarGranularityToTimeWhole() {
+        long size = 4L << 20;
+        PlacementOptions opt = PlacementOptions.auto(PlacementOptions.NAR_AUTO, size);
+        PlacementInput in = Fixtures.input(PlanBuilder.directAllgather(2), TOPO, size).withSize(size);
+        PlacementSearch.Settings d = PlacementSearch.Settings.defaults();
+        SearchResult analytic = PlacementSearch.search(in, Fixtures.groups(in), opt, d.withBudget(0));
+        PlacementSearch.Groups groups = new PlacementSearch.Groups(Fixtures.groups(in), null);
+        List<Scored> all = new java.util.ArrayList<>(analytic.candidates());
+        Scored placedUa = PlacementSearch.placed(in, groups, all.get(0));
+        Scored ua = placedUa.withSimulation(d.simulator().estimate(in, placedUa.placement()));
+        all.set(0, ua);
+        Scored lead = PlacementSearch.secondLook(in, groups, all, ua, opt, java.util.Set.of(), d, analytic.ideal().firstNs());
+        assertTrue(lead != null && lead.candidate().policy() == Policy.UA_NAR, String.valueOf(lead));
+        // timed whole, in place of its analytic-only entry, and (here) faster than UA, as the opening said
+        assertEquals(d.simulator().estimate(in, lead.placement()).ns(), lead.simulated().ns());
+        assertSame(lead, all.stream().filter(s -> s.candidate().equals(lead.candidate())).findFirst().orElseThrow());
+        assertTrue(lead.simulated().ns() < ua.simulated().ns(), lead.simulated().ns() + " vs UA " + ua.simulated().ns());
+        assertEquals(1, all.stream().filter(s -> s.wasSimulated() && s != all.get(0)).count(), "only the lead is timed");
+        // nothing untimed left to open, or no budget for an opening: no second look
+        assertEquals(null, PlacementSearch.secondLook(in, groups, all.stream().map(s -> s.candidate().policy() == Policy.UA_NAR && !s.wasSimulated()
+                ? s.withSimulation(ua.simulated()) : s).toList(), ua, opt, java.util.Set.of(), d, analytic.ideal().firstNs()));
+        assertEquals(null, PlacementSearch.secondLook(in, groups, new java.util.ArrayList<>(analytic.candidates()), ua, opt, java.util.Set.of(),
+                d.withBudget(0), analytic.ideal().firstNs()));
+    }
+
+    @Test
     void meanTransferBytesIsTheMovedBytesPerDataMovingStep() {
         Plan plan = PlanBuilder.directAllgather(4); // every step moves one chunk
         PlacementInput in = Fixtures.input(plan, TOPO, 1 << 20);

@@ -208,10 +208,13 @@ public final class PlacementSearch extends BasePass {
             if (i == 0) bound[0] = IdealBound.of(in, analytic); // in UA's task, whose placement is the quickest, on the estimates' step graph
         });
         List<Scored> all = new ArrayList<>(Arrays.asList(scored));
+        // spread twins are timed besides the shortlist they would otherwise crowd (the analytic estimate favours them)
+        List<Scored> twins = reduced ? List.of() : spreadTwins(in, groupsOf, all, analytic, keep);
+        all.addAll(twins);
         Set<Policy> choosable = opt.policies();
         Scored bestBalanced = null;
         for (Scored s : all) {
-            if (s.candidate().policy().balanced && choosable(s, opt, Set.of()) && s.candidate().granularity() > 1
+            if (s.candidate().policy().balanced && !s.candidate().spread() && choosable(s, opt, Set.of()) && s.candidate().granularity() > 1
                     && (bestBalanced == null || s.analyticNs() < bestBalanced.analyticNs())) bestBalanced = s;
         }
         if (bestBalanced != null && settings.refineRounds() > 0 && !reduced) {
@@ -221,7 +224,9 @@ public final class PlacementSearch extends BasePass {
         Set<Candidate> tooWide = tooWide(in, groupsOf, all, opt);
         Scored baseline = all.get(0);
         boolean streaming = meanTransferBytes(in) >= STREAMING_BYTES;
-        List<Scored> shortlist = shortlist(all, baseline, opt, tooWide, settings.maxSimulated(), streaming);
+        List<Scored> shortlist = new ArrayList<>(shortlist(all.stream().filter(x -> !twins.contains(x)).toList(), baseline, opt, tooWide,
+                settings.maxSimulated(), streaming));
+        for (Scored t : twins) if (choosable(t, opt, tooWide)) shortlist.add(t);
         long budget = settings.simulationBudget();
         List<Scored> timed = new ArrayList<>();
         // UA and the analytic best first: without both there is nothing to compare by simulation
@@ -245,6 +250,8 @@ public final class PlacementSearch extends BasePass {
         Scored chosen = null;
         for (Scored s : all) {
             if (!choosable(s, opt, tooWide) || (simulate && !s.wasSimulated())) continue;
+            // the analytic estimate overrates spread twins (their later steps bunch at the peers' ports): only timed ones are chosen
+            if (!simulate && s.candidate().spread()) continue;
             if (chosen == null || s.ns(simulate) < chosen.ns(simulate) * (1 - 1e-9)) chosen = s;
         }
         Scored finest = chosen;
@@ -292,7 +299,7 @@ public final class PlacementSearch extends BasePass {
         }
         List<Scored> kept = new ArrayList<>();
         for (Scored s : all) kept.add(s == chosen || s == baseline ? s : s.withoutPlacement());
-        String reason = (narrowed.isEmpty() ? reason(in, space.size(), all.size() > space.size(), reduced, simulate, timed.size(), opened, settings)
+        String reason = (narrowed.isEmpty() ? reason(in, space.size() + twins.size(), all.size() > space.size() + twins.size(), reduced, simulate, timed.size(), opened, settings)
                 : narrowed + "; " + decided(in, simulate, timed.size(), opened, settings))
                 + (tooWide.isEmpty() ? "" : String.format(Locale.ROOT, "; %d of them %s not chosen: %s launch grid would exceed %d"
                         + " blocks on a rank", tooWide.size(), tooWide.size() == 1 ? "was" : "were", tooWide.size() == 1 ? "its" : "their",
@@ -307,6 +314,30 @@ public final class PlacementSearch extends BasePass {
         return new SearchResult(chosen, baseline, kept, simulate, ideal, opt.searches(), reason, narrowed, opened == null ? 0 : opened.untilNs());
     }
 
+    /** Spread twins are made of this many of the best balanced candidates. */
+    static final int SPREAD_TWINS = 3;
+
+    /**
+     * The spread twins ({@link Candidate#spreadTwin}) of the {@value #SPREAD_TWINS} balanced
+     * candidates the analytic estimate ranks best, placed and estimated. The nearest CU with window
+     * left packs a small transfer's threadblocks onto one CU, whose injection then passes their
+     * flits one after another (an 8-GPU all-to-all at 100 kB: seven on one CU); spread, they start
+     * together, which is faster for some plans and slower for others (the threadblocks' second
+     * steps then bunch at the peers' ports), so the search keeps both.
+     */
+    static List<Scored> spreadTwins(PlacementInput in, Groups groupsOf, List<Scored> all, AnalyticModel analytic, boolean keep) {
+        List<Scored> bal = new ArrayList<>();
+        for (Scored s : all) if (s.candidate().policy().balanced && !s.candidate().spread()) bal.add(s);
+        bal.sort(Comparator.comparingDouble(Scored::analyticNs)); // stable: ties keep generation order
+        List<Candidate> twins = bal.subList(0, Math.min(SPREAD_TWINS, bal.size())).stream().map(s -> s.candidate().spreadTwin()).toList();
+        Scored[] out = new Scored[twins.size()];
+        IntStream.range(0, out.length).parallel().forEach(i -> {
+            Placement p = place(in, groupsOf, twins.get(i));
+            out[i] = new Scored(twins.get(i), keep ? p : null, analytic.estimate(in, p).ns(), null);
+        });
+        return Arrays.asList(out);
+    }
+
     /** The paper's logical groups, and the balanced policy's (null when no candidate is balanced). */
     record Groups(LogicalGroups paper, LogicalGroups balanced) {}
 
@@ -314,7 +345,7 @@ public final class PlacementSearch extends BasePass {
     static Placement place(PlacementInput in, Groups groupsOf, Candidate c) {
         LogicalGroups groups = c.policy().balanced ? groupsOf.balanced() : groupsOf.paper();
         int[] domains = c.byAddress() > 0 ? DomainAssignment.byAddress(in, groups, c.byAddress()) : null;
-        return Placer.place(in, groups, c.policy(), c.granularity(), domains);
+        return Placer.place(in, groups, c.policy(), c.granularity(), domains, c.spread());
     }
 
     /** The scored candidate with its placement, made again if it was dropped (a refined one always keeps its own). */
@@ -401,10 +432,10 @@ public final class PlacementSearch extends BasePass {
         return out;
     }
 
-    /** How a candidate assigns domains: 0 by load, 1 by address over all, 2 over half, 3 over one. */
+    /** How a candidate assigns domains: 0 by load, 1 by address over all, 2 over half, 3 over one; plus 4 when spread. */
     private static int kind(Candidate c) {
         int b = c.byAddress();
-        return b == 0 ? 0 : b == c.granularity() ? 1 : b == 1 ? 3 : 2;
+        return (b == 0 ? 0 : b == c.granularity() ? 1 : b == 1 ? 3 : 2) + (c.spread() ? 4 : 0);
     }
 
     /**

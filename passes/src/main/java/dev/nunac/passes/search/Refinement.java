@@ -42,7 +42,7 @@ final class Refinement {
                 if (d == domains[last]) continue;
                 int[] trial = domains.clone();
                 for (int m : unit) trial[m] = d;
-                Placement p = Placer.place(in, groups, base.candidate().policy(), k, trial);
+                Placement p = Placer.place(in, groups, base.candidate().policy(), k, trial, base.candidate().spread());
                 Estimate e = model.estimate(in, p);
                 if (e.ns() < roundBest.ns() * (1 - 1e-6)) {
                     roundBest = e;
@@ -57,7 +57,7 @@ final class Refinement {
             improved = true;
         }
         if (!improved) return null;
-        Candidate c = new Candidate(base.candidate().policy(), k, base.candidate().byAddress(), true);
+        Candidate c = new Candidate(base.candidate().policy(), k, base.candidate().byAddress(), true, base.candidate().spread());
         return new Scored(c, bestPlacement, best.ns(), null);
     }
 }

@@ -8,6 +8,7 @@ import dev.nunac.ir.Plan;
 import dev.nunac.pass.Compilation;
 import dev.nunac.passes.Fixtures;
 import dev.nunac.passes.access.TbAccess;
+import dev.nunac.passes.alloc.LogicalGroups;
 import dev.nunac.testkit.PlanBuilder;
 import dev.nunac.testkit.Topologies;
 import dev.nunac.topology.Topology;
@@ -31,6 +32,33 @@ class PlacerTest {
             assertTrue(p.domainOfTb()[t] >= 0 && p.domainOfTb()[t] < k, "tb#" + t + " has a domain");
             assertEquals(p.domainOfTb()[t], TOPO.nearestDomain(k, p.cuOfTb()[t]), "tb#" + t + " on CU " + p.cuOfTb()[t]);
         }
+    }
+
+    @Test
+    void spreadGivesSmallTransfersTheirOwnCusWhereTheWindowWouldPackThem() {
+        // 8 ranks at 100 kB: 49 requests a threadblock, so seven fit one CU's window
+        PlacementInput in = Fixtures.input(PlanBuilder.directAllgather(8), TOPO, 100_000);
+        LogicalGroups groups = dev.nunac.passes.alloc.LogicalAllocation.allocate(in.accesses(), false);
+        Placement packed = Placer.place(in, groups, Policy.BALANCED, 4, null, false);
+        Placement spread = Placer.place(in, groups, Policy.BALANCED, 4, null, true);
+        int tbs = in.accesses().threadblocks().size();
+        java.util.Set<Long> packedCus = new java.util.HashSet<>(), spreadCus = new java.util.HashSet<>();
+        for (int t = 0; t < tbs; t++) {
+            long rank = in.accesses().threadblocks().get(t).rank();
+            packedCus.add(rank << 32 | packed.cuOfTb()[t]);
+            spreadCus.add(rank << 32 | spread.cuOfTb()[t]);
+            assertEquals(packed.domainOfTb()[t], spread.domainOfTb()[t], "the domains are the policy's either way");
+        }
+        assertTrue(packedCus.size() < tbs, "the window alone shares CUs: " + packedCus.size());
+        assertEquals(tbs, spreadCus.size(), "spread, every threadblock of a rank has a CU of its own");
+        // each spread threadblock still sits as near its ports as the nearest free CU allows: within the 4 CUs of a router
+        for (int t = 0; t < tbs; t++) {
+            int[] ports = TOPO.narDomains(4).get(spread.domainOfTb()[t]).ports();
+            assertTrue(TOPO.hopsToPorts(spread.cuOfTb()[t], ports) <= TOPO.hopsToPorts(packed.cuOfTb()[t], ports) + 2, "tb#" + t);
+        }
+        // the paper's NAP ignores it
+        assertTrue(Arrays.equals(Placer.place(in, Fixtures.groups(in), Policy.NAP_NAR, 4, null, true).cuOfTb(),
+                Placer.place(in, Fixtures.groups(in), Policy.NAP_NAR, 4, null, false).cuOfTb()));
     }
 
     @Test

@@ -118,6 +118,21 @@ class PlacementSearchTest {
     }
 
     @Test
+    void theBestBalancedCandidatesHaveSpreadTwinsTimedBesideTheShortlist() {
+        SearchResult r = search(PlanBuilder.directAllgather(8), PlacementOptions.auto(PlacementOptions.NAR_AUTO, 100_000), QUICK);
+        List<Scored> twins = r.candidates().stream().filter(c -> c.candidate().spread() && !c.candidate().refined()).toList();
+        assertEquals(PlacementSearch.SPREAD_TWINS, twins.size(), r::dump);
+        for (Scored t : twins) {
+            Candidate packed = new Candidate(t.candidate().policy(), t.candidate().granularity(), t.candidate().byAddress(), false);
+            assertTrue(r.candidates().stream().anyMatch(c -> c.candidate().equals(packed)), "the twin of " + packed.id());
+            assertTrue(t.candidate().id().endsWith(", spread") && t.candidate().policy() == Policy.BALANCED, t.candidate().id());
+            assertTrue(t.wasSimulated(), "timed beside the shortlist: " + t.candidate().id());
+        }
+        assertTrue(r.reason().startsWith((r.candidates().size() - (r.candidates().stream().anyMatch(c -> c.candidate().refined()) ? 1 : 0))
+                + " candidates"), r.reason());
+    }
+
+    @Test
     void meanTransferBytesIsTheMovedBytesPerDataMovingStep() {
         Plan plan = PlanBuilder.directAllgather(4); // every step moves one chunk
         PlacementInput in = Fixtures.input(plan, TOPO, 1 << 20);

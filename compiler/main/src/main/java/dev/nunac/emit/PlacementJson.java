@@ -140,7 +140,8 @@ public final class PlacementJson {
         List<Object> cands = new ArrayList<>();
         for (Scored c : s.candidates()) {
             Map<String, Object> m = obj("id", c.candidate().id(), "policy", c.candidate().policy().id(),
-                    "granularity", c.candidate().granularity(), "refined", c.candidate().refined(), "analytic_ns", c.analyticNs());
+                    "granularity", c.candidate().granularity(), "refined", c.candidate().refined(), "spread", c.candidate().spread(),
+                    "analytic_ns", c.analyticNs());
             if (c.wasSimulated()) m.put(s.opened() ? "opened_ns" : "simulated_ns", c.simulated().ns());
             cands.add(m);
         }

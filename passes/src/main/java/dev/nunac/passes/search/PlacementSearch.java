@@ -284,11 +284,13 @@ public final class PlacementSearch extends BasePass {
         // untimed: the opening ranks them, and one it puts ahead of UA is timed whole (2-GPU all-reduce at 1 GB)
         String secondLook = "";
         if (simulate && opened == null && chosen == baseline && streaming && settings.simulationBudget() > 0) {
-            Scored timedLead = secondLook(in, groupsOf, all, baseline, opt, tooWide, settings, ideal.firstNs());
-            if (timedLead != null) {
-                secondLook = String.format(Locale.ROOT, "; an opening stretch of UA and its untimed UA+NAR granularities put %s ahead, which"
-                        + " the simulator then timed whole at %.3f us", timedLead.candidate().id(), timedLead.simulated().ns() / 1000);
-                if (timedLead.simulated().ns() < chosen.simulated().ns() * (1 - 1e-9)) chosen = finest = timedLead;
+            SecondLook look = secondLook(in, groupsOf, all, baseline, opt, tooWide, settings, ideal.firstNs());
+            if (look != null) {
+                secondLook = String.format(Locale.ROOT, "; the first %.3f us of UA and of the %d UA+NAR granularities it had not timed, simulated"
+                        + " beside UA, %s", look.untilNs() / 1000, look.opened(), look.lead() == null ? "kept UA"
+                        : String.format(Locale.ROOT, "put %s ahead, which the simulator then timed whole at %.3f us", look.lead().candidate().id(),
+                                look.lead().simulated().ns() / 1000));
+                if (look.lead() != null && look.lead().simulated().ns() < chosen.simulated().ns() * (1 - 1e-9)) chosen = finest = look.lead();
             }
         }
         if (chosen == null) throw new IllegalStateException("no candidate of " + choosable + " was estimated");
@@ -454,14 +456,17 @@ public final class PlacementSearch extends BasePass {
         return out.subList(0, Math.min(out.size(), OpeningReferee.MAX_OPENED));
     }
 
+    /** A second look: the stretch opened, how many UA+NAR candidates beside UA, and the one timed whole (null: the opening kept UA). */
+    record SecondLook(double untilNs, int opened, Scored lead) {}
+
     /**
      * Where the simulator timed UA whole and kept it: UA and the UA+NAR candidates it did not time
      * are opened over one stretch ({@link OpeningReferee}), and the one the opening puts ahead of
-     * UA by more than its resolution is timed whole, replacing its entry in {@code all}. Returns it,
-     * or null when none is untimed, the opening does not fit or keeps UA.
+     * UA by more than its resolution is timed whole, replacing its entry in {@code all}. Null when
+     * none is untimed or the opening does not fit.
      */
-    static Scored secondLook(PlacementInput in, Groups groupsOf, List<Scored> all, Scored baseline, PlacementOptions opt,
-                             Set<Candidate> tooWide, Settings settings, double firstNs) {
+    static SecondLook secondLook(PlacementInput in, Groups groupsOf, List<Scored> all, Scored baseline, PlacementOptions opt,
+                                 Set<Candidate> tooWide, Settings settings, double firstNs) {
         List<Scored> picks = new ArrayList<>(List.of(baseline));
         for (Scored s : all) {
             if (s.candidate().policy() == Policy.UA_NAR && choosable(s, opt, tooWide) && !s.wasSimulated()
@@ -474,10 +479,10 @@ public final class PlacementSearch extends BasePass {
         OpeningReferee.Verdict v = OpeningReferee.open(in, list, settings.simulator(), settings.simulationBudget(), firstNs, baseline.simulated().ns());
         if (v == null) return null;
         int lead = v.opened().indexOf(OpeningReferee.choose(v.opened()));
-        if (lead <= 0) return null;
+        if (lead <= 0) return new SecondLook(v.untilNs(), v.opened().size() - 1, null);
         Scored timed = list.get(lead).withSimulation(settings.simulator().estimate(in, list.get(lead).placement()));
         all.set(all.indexOf(picks.get(lead)), timed);
-        return timed;
+        return new SecondLook(v.untilNs(), v.opened().size() - 1, timed);
     }
 
     /** The candidates: UA, then every requested policy at every allowed granularity, without twins. */

@@ -103,7 +103,9 @@ class PlacementSearchTest {
         Scored placedUa = PlacementSearch.placed(in, groups, all.get(0));
         Scored ua = placedUa.withSimulation(d.simulator().estimate(in, placedUa.placement()));
         all.set(0, ua);
-        Scored lead = PlacementSearch.secondLook(in, groups, all, ua, opt, java.util.Set.of(), d, analytic.ideal().firstNs());
+        PlacementSearch.SecondLook look = PlacementSearch.secondLook(in, groups, all, ua, opt, java.util.Set.of(), d, analytic.ideal().firstNs());
+        assertTrue(look != null && look.opened() >= 1 && look.untilNs() > 0, String.valueOf(look));
+        Scored lead = look.lead();
         assertTrue(lead != null && lead.candidate().policy() == Policy.UA_NAR, String.valueOf(lead));
         // timed whole, in place of its analytic-only entry, and (here) faster than UA, as the opening said
         assertEquals(d.simulator().estimate(in, lead.placement()).ns(), lead.simulated().ns());

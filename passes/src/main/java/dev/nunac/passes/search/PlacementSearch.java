@@ -208,7 +208,7 @@ public final class PlacementSearch extends BasePass {
             if (i == 0) bound[0] = IdealBound.of(in, analytic); // in UA's task, whose placement is the quickest, on the estimates' step graph
         });
         List<Scored> all = new ArrayList<>(Arrays.asList(scored));
-        // spread twins are timed besides the shortlist they would otherwise crowd (the analytic estimate favours them)
+        // spread twins are timed after the shortlist, which they would otherwise crowd (the analytic estimate favours them)
         List<Scored> twins = reduced ? List.of() : spreadTwins(in, groupsOf, all, analytic, keep);
         all.addAll(twins);
         Set<Policy> choosable = opt.policies();
@@ -224,7 +224,7 @@ public final class PlacementSearch extends BasePass {
         Set<Candidate> tooWide = tooWide(in, groupsOf, all, opt);
         Scored baseline = all.get(0);
         boolean streaming = meanTransferBytes(in) >= STREAMING_BYTES;
-        List<Scored> shortlist = new ArrayList<>(shortlist(all.stream().filter(x -> !twins.contains(x)).toList(), baseline, opt, tooWide,
+        List<Scored> shortlist = new ArrayList<>(shortlist(all.stream().filter(x -> !x.candidate().spread()).toList(), baseline, opt, tooWide,
                 settings.maxSimulated(), streaming));
         for (Scored t : twins) if (choosable(t, opt, tooWide)) shortlist.add(t);
         long budget = settings.simulationBudget();
@@ -323,7 +323,7 @@ public final class PlacementSearch extends BasePass {
      * The spread twins ({@link Candidate#spreadTwin}) of the {@value #SPREAD_TWINS} balanced
      * candidates the analytic estimate ranks best, placed and estimated. The nearest CU with window
      * left packs a small transfer's threadblocks onto one CU, whose injection then passes their
-     * flits one after another (an 8-GPU all-to-all at 100 kB: seven on one CU); spread, they start
+     * flits one after another (an 8-GPU all-gather at 100 kB: seven on one CU); spread, they start
      * together, which is faster for some plans and slower for others (the threadblocks' second
      * steps then bunch at the peers' ports), so the search keeps both.
      */

@@ -135,6 +135,18 @@ class PlacementSearchTest {
     }
 
     @Test
+    void whereTheAnalyticEstimateDecidesARefinedCandidateMustBeatTheRestByItsResolution() {
+        PlacementOptions opt = PlacementOptions.defaults();
+        Scored refined = new Scored(new Candidate(Policy.BALANCED, 4, 0, true), null, 100, null);
+        Scored near = new Scored(new Candidate(Policy.NAP_NAR, 6), null, 100 * (1 + PlacementSearch.COARSE_TIE) - 0.01, null);
+        Scored far = new Scored(new Candidate(Policy.NAP_NAR, 6), null, 100 * (1 + PlacementSearch.COARSE_TIE) + 0.01, null);
+        Scored twin = new Scored(new Candidate(Policy.BALANCED, 4, 0, false, true), null, 99, null);
+        assertSame(near, PlacementSearch.unrefinedWithin(refined, List.of(refined, twin, far, near), opt, java.util.Set.of()));
+        assertSame(refined, PlacementSearch.unrefinedWithin(refined, List.of(refined, twin, far), opt, java.util.Set.of()));
+        assertSame(refined, PlacementSearch.unrefinedWithin(refined, List.of(refined, twin), opt, java.util.Set.of()), "spread twins do not count");
+    }
+
+    @Test
     void meanTransferBytesIsTheMovedBytesPerDataMovingStep() {
         Plan plan = PlanBuilder.directAllgather(4); // every step moves one chunk
         PlacementInput in = Fixtures.input(plan, TOPO, 1 << 20);

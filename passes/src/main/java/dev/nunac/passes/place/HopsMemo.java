@@ -3,7 +3,8 @@ package dev.nunac.passes.place;
 import dev.nunac.topology.Topology;
 
 /**
- * Mean hops from a router to a set of ports, memoised per port set: the placer hands out one
+ * Mean hops, and the NoC latency to the nearest port, from a router to a set of ports, memoised
+ * per port set: the placer hands out one
  * array per set ({@code portsOf}: the NIC across boxes, the port to the peer on direct
  * topologies, else a NAR domain, or all ports when hashed), and a plan asks the same few sets
  * from the same few routers millions of times.
@@ -11,6 +12,7 @@ import dev.nunac.topology.Topology;
 final class HopsMemo {
     private final Topology topo;
     private final java.util.IdentityHashMap<int[], double[]> bySet = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<int[], double[]> nearestBySet = new java.util.IdentityHashMap<>();
 
     HopsMemo(Topology topo) {
         this.topo = topo;
@@ -28,5 +30,18 @@ final class HopsMemo {
             m[router] = ports.length == 0 ? 0 : (double) sum / ports.length;
         }
         return m[router];
+    }
+
+    /** Per router, the NoC latency (ns) to the nearest port of {@code ports} (0 for no ports). */
+    double[] nearestNs(int[] ports) {
+        return nearestBySet.computeIfAbsent(ports, x -> {
+            double[] a = new double[topo.routers().size()];
+            for (int r = 0; r < a.length; r++) {
+                double b = ports.length == 0 ? 0 : Double.POSITIVE_INFINITY;
+                for (int p : ports) b = Math.min(b, topo.nocLatencyNs(r, topo.ports().get(p).router()));
+                a[r] = b;
+            }
+            return a;
+        });
     }
 }

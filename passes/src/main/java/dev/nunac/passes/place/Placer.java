@@ -155,7 +155,6 @@ public final class Placer {
         final boolean spread;
         final double[][] cuFlits;
         final double injectionNs;
-        final Map<int[], double[]> nearest = new java.util.IdentityHashMap<>();
 
         Run(PlacementInput in, LogicalGroups groups, Policy policy, int granularity, int[] domains, boolean spread) {
             this.spread = spread;
@@ -288,7 +287,7 @@ public final class Placer {
         int takeSoonest(int rank, int tb, int[] order, int[] ports, int share) {
             long need = demand(acc.threadblocks().get(tb));
             double flits = Math.max(1, Math.ceil(acc.threadblocks().get(tb).moved() * (double) cb / REQUEST_BYTES));
-            double[] near = nearestNs(ports);
+            double[] near = hops.nearestNs(ports);
             long[] left = cuLeft[rank], slots = cuSlotsLeft[rank];
             double[] queued = cuFlits[rank];
             int best = -1;
@@ -311,19 +310,6 @@ public final class Placer {
             slots[cu]--;
             queued[cu] += flits;
             return cu;
-        }
-
-        /** Per router, the NoC latency (ns) to the nearest port of {@code ports}, memoised per set (the sets are shared arrays). */
-        double[] nearestNs(int[] ports) {
-            return nearest.computeIfAbsent(ports, x -> {
-                double[] a = new double[topo.routers().size()];
-                for (int r = 0; r < a.length; r++) {
-                    double b = ports.length == 0 ? 0 : Double.POSITIVE_INFINITY;
-                    for (int p : ports) b = Math.min(b, topo.nocLatencyNs(r, topo.ports().get(p).router()));
-                    a[r] = b;
-                }
-                return a;
-            });
         }
 
         /** A port set's fair share of {@code n} resources: placing beyond it is a spill. */

@@ -416,7 +416,7 @@ public final class AnalyticModel implements CostModel {
                     int id = legBytes.index(j);
                     double w = legBytes.get(id);
                     Leg leg = legList.get(id);
-                    Routes.Share share = routes.share(leg.a(), leg.b());
+                    Routes.Share share = share(leg.a(), leg.b());
                     int base = leg.rank() * nLinks;
                     for (int i = 0; i < share.links().length; i++) linkLoad.add(base + share.links()[i], w * share.weight()[i]);
                 }
@@ -433,6 +433,20 @@ public final class AnalyticModel implements CostModel {
 
         long lr(int lvl, int rank) {
             return (long) lvl * ranks + rank;
+        }
+
+        /** {@link Routes#share}, memoised per run without boxing (a step's samples ask for the same few routes). */
+        private final LongDoubleMap shareIds = new LongDoubleMap();
+        private final List<Routes.Share> shareList = new ArrayList<>();
+
+        Routes.Share share(int a, int b) {
+            long key = ((long) a << 32) | b;
+            int id = (int) shareIds.getOrDefault(key, -1);
+            if (id >= 0) return shareList.get(id);
+            Routes.Share sh = routes.share(a, b);
+            shareIds.add(key, shareList.size());
+            shareList.add(sh);
+            return sh;
         }
 
         /** The port set a store from {@code rank} to {@code peer} leaves by (0) and arrives through (1), as set numbers. */
@@ -459,8 +473,9 @@ public final class AnalyticModel implements CostModel {
             int tb = g.tbOfStep[s];
             int cr = topo.cus().get(pl.cuOfTb()[tb]).router();
             long bytes = kind == TransferKind.SIGNAL ? 8 : (long) sh.count[s] * pl.chunkBytes();
-            long[] cuts = segments(sh.src[s], sh.dst[s], bytes);
-            int n = cuts.length - 1;
+            segments(sh.src[s], sh.dst[s], bytes);
+            long[] cuts = this.cuts;
+            int n = cutCount - 1;
             int lvl = sh.level[s];
             int srcRank = kind.srcRank(rank, q), dstRank = kind.dstRank(rank, q);
             if (stackEnd + 2 * n > stackBuf.length) stackBuf = Arrays.copyOf(stackBuf, Math.max(2 * stackBuf.length, stackEnd + 2 * n));
@@ -481,12 +496,12 @@ public final class AnalyticModel implements CostModel {
                 if (kind == TransferKind.LOCAL) {
                     l = 0;
                     if (ss >= 0) {
-                        l += cuToNoc + routes.share(cr, stackRouter(ss)).ns() + memNs;
+                        l += cuToNoc + share(cr, stackRouter(ss)).ns() + memNs;
                         got[ng++] = leg(lvl, rank, stackRouter(ss), cr, w);
-                        l += routes.share(stackRouter(ss), cr).ns();
+                        l += share(stackRouter(ss), cr).ns();
                     }
                     got[ng++] = leg(lvl, rank, cr, stackRouter(ds), w);
-                    l += cuToNoc + routes.share(cr, stackRouter(ds)).ns() + memNs;
+                    l += cuToNoc + share(cr, stackRouter(ds)).ns() + memNs;
                 } else {
                     int domain = pl.direct() ? -1 : kind == TransferKind.SIGNAL ? pl.domainOfTb()[tb]
                             : kind == TransferKind.REMOTE_LOAD ? (sa >= 0 ? pages.domain(sa) : -1) : (da >= 0 ? pages.domain(da) : -1);
@@ -500,22 +515,22 @@ public final class AnalyticModel implements CostModel {
                         got[ng++] = leg(lvl, q, stackRouter(ss), in, w);
                         got[ng++] = leg(lvl, rank, out, cr, w);
                         got[ng++] = leg(lvl, rank, cr, stackRouter(ds), w);
-                        l = cuToNoc + routes.share(cr, out).ns() + net + routes.share(in, stackRouter(ss)).ns() + memNs
-                                + routes.share(stackRouter(ss), in).ns() + net + routes.share(out, cr).ns() + cuToNoc
-                                + routes.share(cr, stackRouter(ds)).ns() + memNs;
+                        l = cuToNoc + share(cr, out).ns() + net + share(in, stackRouter(ss)).ns() + memNs
+                                + share(stackRouter(ss), in).ns() + net + share(out, cr).ns() + cuToNoc
+                                + share(cr, stackRouter(ds)).ns() + memNs;
                     } else {
                         ports(setOut, usedOut, lr(lvl, rank), ex[0], w);
                         ports(setIn, usedIn, lr(lvl, q), ex[1], w);
                         l = 0;
                         if (ss >= 0) {
                             got[ng++] = leg(lvl, rank, stackRouter(ss), cr, w);
-                            l += cuToNoc + routes.share(cr, stackRouter(ss)).ns() + memNs + routes.share(stackRouter(ss), cr).ns();
+                            l += cuToNoc + share(cr, stackRouter(ss)).ns() + memNs + share(stackRouter(ss), cr).ns();
                         }
                         got[ng++] = leg(lvl, rank, cr, out, w);
-                        l += cuToNoc + routes.share(cr, out).ns() + net;
+                        l += cuToNoc + share(cr, out).ns() + net;
                         if (ds >= 0) {
                             got[ng++] = leg(lvl, q, in, stackRouter(ds), w);
-                            l += routes.share(in, stackRouter(ds)).ns() + memNs;
+                            l += share(in, stackRouter(ds)).ns() + memNs;
                         }
                     }
                 }
@@ -539,25 +554,30 @@ public final class AnalyticModel implements CostModel {
             routerFlits.add(rank * routes.routers + cr, Math.ceil(bytes / flitBytes));
         }
 
+        /** The cuts {@link #segments} found, the first {@link #cutCount} of them (reused: one step at a time). */
+        private final long[] cuts = new long[SAMPLES + 2];
+        private int cutCount;
+
         /**
          * Where a step's bytes change page, in its source or its destination: the offsets (from 0 to
          * {@code bytes}) that cut it into pieces lying each in one source page and one destination
-         * page. Past {@value #SAMPLES} pieces, {@value #SAMPLES} equal ones: a large transfer's
-         * pages are followed by sample.
+         * page, into {@link #cuts}. Past {@value #SAMPLES} pieces, {@value #SAMPLES} equal ones: a
+         * large transfer's pages are followed by sample.
          */
-        long[] segments(ChunkRef src, ChunkRef dst, long bytes) {
+        void segments(ChunkRef src, ChunkRef dst, long bytes) {
             long total = Math.max(1, bytes);
-            long[] cut = new long[SAMPLES + 2];
+            long[] cut = cuts;
             int n = 0;
             cut[n++] = 0;
             cut[n++] = total;
             long page = Math.max(1, pl.pageBytes());
-            for (ChunkRef ref : new ChunkRef[] {src, dst}) {
+            for (int side = 0; side < 2; side++) {
+                ChunkRef ref = side == 0 ? src : dst;
                 if (ref == null || bytes <= 1) continue;
                 for (int c = 0; c < ref.count() && n >= 0; c++) {
                     long c0 = c * pl.chunkBytes(), c1 = Math.min(bytes, c0 + pl.chunkBytes());
                     n = push(cut, n, c0);
-                    long a = pages.address(new ChunkRef(ref.rank(), ref.buffer(), ref.index() + c, 1), 0);
+                    long a = pages.address(ref, c0); // the first byte of the ref's chunk c
                     if (a < 0) continue;
                     long off = a & ((1L << 40) - 1);
                     for (long b = c0 + (page - off % page) % page; b < c1 && n >= 0; b += page) if (b > c0) n = push(cut, n, b);
@@ -565,11 +585,10 @@ public final class AnalyticModel implements CostModel {
             }
             if (n >= 0) n = distinct(cut, n);
             if (n < 0 || n > SAMPLES + 1) {
-                long[] even = new long[SAMPLES + 1];
-                for (int j = 0; j <= SAMPLES; j++) even[j] = total * j / SAMPLES;
-                return even;
+                for (int j = 0; j <= SAMPLES; j++) cut[j] = total * j / SAMPLES;
+                n = SAMPLES + 1;
             }
-            return Arrays.copyOf(cut, n);
+            cutCount = n;
         }
 
         /**
@@ -681,7 +700,7 @@ public final class AnalyticModel implements CostModel {
             Leg leg = legList.get(legId);
             int base = leg.rank() * nLinks;
             double best = 0;
-            Routes.Share share = routes.share(leg.a(), leg.b());
+            Routes.Share share = share(leg.a(), leg.b());
             for (int l : share.links()) best = Math.max(best, linkLoad.get(base + l) / routes.linkBw[l]);
             linkMemo.add(legId, best);
             return best;

@@ -32,6 +32,9 @@ final class StepGraph {
     /** The receiving step a sending step feeds, else -1. */
     final int[] receiverOf;
 
+    /** Shared by the steps that wait on none (most of a large plan's). */
+    private static final int[] NO_DEPS = {};
+
     StepGraph(Plan plan) {
         this.plan = plan;
         this.tbIds = TbNumbering.of(plan);
@@ -63,7 +66,7 @@ final class StepGraph {
                     tbOfStep[id] = t;
                     senderOf[id] = transfers.senderId(id);
                     receiverOf[id] = transfers.receiverId(id);
-                    deps[id] = new int[st.deps().size()];
+                    deps[id] = st.deps().isEmpty() ? NO_DEPS : new int[st.deps().size()];
                     for (int i = 0; i < deps[id].length; i++) {
                         Dep dep = st.deps().get(i);
                         deps[id][i] = transfers.stepId(rp.rank(), dep.tb(), dep.step());

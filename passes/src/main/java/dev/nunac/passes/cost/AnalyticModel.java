@@ -79,6 +79,8 @@ public final class AnalyticModel implements CostModel {
         /** The most data-moving steps at one level. */
         final int widest;
         final Routes routes;
+        /** Per step: whether it waits for its sender's data or signal ({@link #waitsForSender}), read by every walk of the steps. */
+        private final boolean[] waits;
 
         Shape(PlacementInput in) {
             this.in = in;
@@ -90,7 +92,10 @@ public final class AnalyticModel implements CostModel {
             src = new ChunkRef[n];
             dst = new ChunkRef[n];
             count = new int[n];
+            waits = new boolean[n];
             for (int s = 0; s < n; s++) {
+                OpKind op = g.steps[s].op();
+                waits[s] = (op.receives || op == OpKind.WAIT) && g.senderOf[s] >= 0;
                 StepTransfer x = StepTransfer.of(g, s);
                 if (x == null) continue;
                 kind[s] = x.kind();
@@ -151,7 +156,7 @@ public final class AnalyticModel implements CostModel {
         }
 
         boolean waitsForSender(int s) {
-            return (g.steps[s].op().receives || g.steps[s].op() == OpKind.WAIT) && g.senderOf[s] >= 0;
+            return waits[s];
         }
 
         private static void edge(int from, int to, int[] waiting, int[][] wakes, int[] wakeCount) {

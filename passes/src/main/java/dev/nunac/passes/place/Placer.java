@@ -527,8 +527,15 @@ public final class Placer {
          */
         record Voter(int cuRouter, int[] out, int[] in) {}
 
+        /** Voters by content (port sets are the placer's shared arrays, so equal by identity): a chunk's vote names one. */
+        final Map<Voter, Integer> voterIds = new HashMap<>();
+
         int voter(int cuRouter, int[] portsOut, int[] portsIn) {
-            voters.add(new Voter(cuRouter, portsOut, portsIn));
+            Voter v = new Voter(cuRouter, portsOut, portsIn);
+            Integer id = voterIds.get(v);
+            if (id != null) return id;
+            voters.add(v);
+            voterIds.put(v, voters.size() - 1);
             return voters.size() - 1;
         }
 

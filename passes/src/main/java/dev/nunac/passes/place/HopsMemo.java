@@ -7,7 +7,7 @@ import dev.nunac.topology.Topology;
  * per port set: the placer hands out one
  * array per set ({@code portsOf}: the NIC across boxes, the port to the peer on direct
  * topologies, else a NAR domain, or all ports when hashed), and a plan asks the same few sets
- * from the same few routers millions of times.
+ * from the same few routers millions of times. One memo serves one placement run (one thread).
  */
 final class HopsMemo {
     private final Topology topo;
@@ -18,12 +18,22 @@ final class HopsMemo {
         this.topo = topo;
     }
 
+    /** The set asked about last and its means: a placement's pages ask the same set many times in a row. */
+    private int[] lastSet;
+    private double[] lastMeans;
+
     double mean(int router, int[] ports) {
-        double[] m = bySet.computeIfAbsent(ports, x -> {
-            double[] a = new double[topo.routers().size()];
-            java.util.Arrays.fill(a, Double.NaN);
-            return a;
-        });
+        double[] m = lastMeans;
+        if (ports != lastSet) {
+            m = bySet.get(ports);
+            if (m == null) {
+                m = new double[topo.routers().size()];
+                java.util.Arrays.fill(m, Double.NaN);
+                bySet.put(ports, m);
+            }
+            lastSet = ports;
+            lastMeans = m;
+        }
         if (Double.isNaN(m[router])) {
             long sum = 0;
             for (int port : ports) sum += topo.hops(router, topo.ports().get(port).router());

@@ -5,9 +5,7 @@ import dev.nunac.passes.cost.Estimate;
 import dev.nunac.passes.place.PageMap;
 import dev.nunac.passes.place.Placement;
 import dev.nunac.passes.place.PlacementInput;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -128,38 +126,83 @@ public final class SimulationMemo implements CostModel {
     }
 
     static String fingerprint(Placement p) {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            DataOutputStream out = new DataOutputStream(bytes);
-            out.writeInt(p.granularity());
-            out.writeBoolean(p.direct());
-            out.writeLong(p.chunkBytes());
-            out.writeLong(p.pageBytes());
-            ints(out, p.cuOfTb());
-            ints(out, p.domainOfTb());
-            out.writeInt(p.pages().size());
-            for (PageMap m : p.pages()) {
-                out.writeInt(m.rank());
-                out.writeUTF(m.buffer());
-                out.writeUTF(m.layout().name());
-                ints(out, m.stack());
-                ints(out, m.domain());
-                ints(out, m.slot());
-            }
-            out.writeUTF(String.valueOf(p.stats()));
-            out.flush();
-            return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray()));
-        } catch (IOException | NoSuchAlgorithmException e) {
-            throw new IllegalStateException("an in-memory digest cannot fail", e);
+        Digest d = new Digest();
+        d.putInt(p.granularity());
+        d.putInt(p.direct() ? 1 : 0);
+        d.putLong(p.chunkBytes());
+        d.putLong(p.pageBytes());
+        d.ints(p.cuOfTb());
+        d.ints(p.domainOfTb());
+        d.putInt(p.pages().size());
+        for (PageMap m : p.pages()) {
+            d.putInt(m.rank());
+            d.text(m.buffer());
+            d.text(m.layout().name());
+            d.ints(m.stack());
+            d.ints(m.domain());
+            d.ints(m.slot());
         }
+        d.text(String.valueOf(p.stats()));
+        return java.util.HexFormat.of().formatHex(d.finish());
     }
 
-    private static void ints(DataOutputStream out, int[] a) throws IOException {
-        if (a == null) {
-            out.writeInt(-1);
-            return;
+    /**
+     * SHA-256 of values put in order, through one buffer (a 1 GB plan's page maps are millions of
+     * ints: a stream of single-byte writes into a growing array cost a sweep 4 % of its time).
+     */
+    private static final class Digest {
+        private final MessageDigest md;
+        private final ByteBuffer buf = ByteBuffer.allocate(1 << 16);
+
+        Digest() {
+            try {
+                md = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java platform has SHA-256", e);
+            }
         }
-        out.writeInt(a.length);
-        for (int v : a) out.writeInt(v);
+
+        void putInt(int v) {
+            if (buf.remaining() < Integer.BYTES) drain();
+            buf.putInt(v);
+        }
+
+        void putLong(long v) {
+            if (buf.remaining() < Long.BYTES) drain();
+            buf.putLong(v);
+        }
+
+        /** An array, its length first (-1: none). */
+        void ints(int[] a) {
+            if (a == null) {
+                putInt(-1);
+                return;
+            }
+            putInt(a.length);
+            for (int i = 0; i < a.length; ) {
+                if (buf.remaining() < Integer.BYTES) drain();
+                int n = Math.min(a.length - i, buf.remaining() / Integer.BYTES);
+                buf.asIntBuffer().put(a, i, n);
+                buf.position(buf.position() + n * Integer.BYTES);
+                i += n;
+            }
+        }
+
+        void text(String t) {
+            byte[] b = t.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            putInt(b.length);
+            drain();
+            md.update(b);
+        }
+
+        private void drain() {
+            md.update(buf.array(), 0, buf.position());
+            buf.clear();
+        }
+
+        byte[] finish() {
+            drain();
+            return md.digest();
+        }
     }
 }

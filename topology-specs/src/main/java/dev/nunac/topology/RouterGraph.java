@@ -34,6 +34,7 @@ public final class RouterGraph {
      */
     public RouterGraph(List<Router> routers, List<Link> links, Routing routing, int meshWidth, int meshHeight) {
         this.routers = List.copyOf(routers);
+        this.paths = new java.util.concurrent.atomic.AtomicReferenceArray<>(this.routers.size() * this.routers.size());
         this.links = List.copyOf(links);
         this.routing = routing;
         this.meshWidth = meshWidth;
@@ -118,8 +119,21 @@ public final class RouterGraph {
         return latency[a][b];
     }
 
-    /** The routed path from a to b, both ends included. */
+    /** Paths asked for so far, by {@code a * n + b}: the simulator asks each of its runs for the same ones. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<int[]> paths;
+
+    /** The routed path from a to b, both ends included; shared between callers, so read-only. */
     public int[] path(int a, int b) {
+        int key = a * routers.size() + b;
+        int[] p = paths.get(key);
+        if (p == null) {
+            p = routedPath(a, b);
+            paths.set(key, p);
+        }
+        return p;
+    }
+
+    private int[] routedPath(int a, int b) {
         if (routing == Routing.XY) return xyPath(a, b);
         if (hops[a][b] == Integer.MAX_VALUE) return new int[0];
         int[] p = new int[hops[a][b] + 1];

@@ -18,19 +18,30 @@ final class HopsMemo {
         this.topo = topo;
     }
 
-    /** The set asked about last and its means: a placement's pages ask the same set many times in a row. */
-    private int[] lastSet;
-    private double[] lastMeans;
+    /**
+     * The two sets asked about last and their means: a placement's pages ask the same two (the
+     * ports a chunk leaves by and those it arrives through) many times in a row.
+     */
+    private int[] lastSet, prevSet;
+    private double[] lastMeans, prevMeans;
 
     double mean(int router, int[] ports) {
-        double[] m = lastMeans;
-        if (ports != lastSet) {
-            m = bySet.get(ports);
-            if (m == null) {
-                m = new double[topo.routers().size()];
-                java.util.Arrays.fill(m, Double.NaN);
-                bySet.put(ports, m);
+        double[] m;
+        if (ports == lastSet) {
+            m = lastMeans;
+        } else {
+            if (ports == prevSet) {
+                m = prevMeans;
+            } else {
+                m = bySet.get(ports);
+                if (m == null) {
+                    m = new double[topo.routers().size()];
+                    java.util.Arrays.fill(m, Double.NaN);
+                    bySet.put(ports, m);
+                }
             }
+            prevSet = lastSet;
+            prevMeans = lastMeans;
             lastSet = ports;
             lastMeans = m;
         }

@@ -227,7 +227,11 @@ public final class Placer {
                 case NEAR_PORTS -> nearPorts();
             }
             if (policy.napMemory) napMemory();
-            else if (k > 1) pages.domainsFromStacks(this::domainOfStack);
+            else if (k > 1) {
+                int[] domainOf = new int[nStacks]; // per stack, asked of every page (millions at 1 GB)
+                for (int st = 0; st < nStacks; st++) domainOf[st] = domainOfStack(st);
+                pages.domainsFromStacks(st -> domainOf[st]);
+            }
             if (policy.compute != Policy.Compute.NEAR_PORTS) {
                 for (int t = 0; t < cuOfTb.length; t++) domainOfTb[t] = trafficDomain(acc.threadblocks().get(t));
             }

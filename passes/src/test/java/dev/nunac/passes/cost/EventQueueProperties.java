@@ -37,9 +37,25 @@ class EventQueueProperties {
         run(ops, true);
     }
 
-    /** Runs the ops on the queue and on a reference queue, which must hand out the same events in the same order. */
+    /**
+     * Both ways again on queues of other bucket widths and a ring of 64 buckets: events in one
+     * bucket (width 2), spread over the ring (a quarter), and mostly past it, in the overflow heap
+     * (a hundredth: the ring spans 0.64 while adds reach 3 ahead).
+     */
+    @Property(tries = 300)
+    void theBucketsDoNotChangeTheOrder(@ForAll @Size(max = 400) List<@IntRange(min = -3, max = 12) Integer> ops,
+                                       @ForAll @IntRange(min = 0, max = 2) int widthChoice, @ForAll boolean replacing) {
+        double width = new double[] {2.0, 0.25, 0.01}[widthChoice];
+        run(ops, replacing, new EventQueue(width, 64));
+    }
+
     private static void run(List<Integer> ops, boolean replacing) {
-        EventQueue q = new EventQueue();
+        run(ops, replacing, new EventQueue());
+    }
+
+    /** Runs the ops on the queue and on a reference queue, which must hand out the same events in the same order. */
+    private static void run(List<Integer> ops, boolean replacing, EventQueue q) {
+        if (replacing) ops = ops.stream().map(op -> op == -3 ? -1 : op).toList();
         PriorityQueue<Ev> ref = new PriorityQueue<>(Comparator.comparingDouble(Ev::t).thenComparingLong(Ev::seq));
         long seq = 0;
         double now = 0;

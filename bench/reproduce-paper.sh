@@ -2,7 +2,7 @@
 # Regenerates the paper reproduction on nuna-4die:
 #   bench/reproduce-paper.sh          docs/paper-reproduction.md (Figs. 9-15, Fig. 9 at 8 GPUs; minutes)
 #   bench/reproduce-paper.sh --full   docs/paper-reproduction-fig9.md (Fig. 9 over 2-64 GPUs and
-#                                     100 kB-1 GB, as a sweep; about 19 minutes on two cores)
+#                                     100 kB-1 GB, as a sweep; under 5 minutes on two cores)
 #   bench/reproduce-paper.sh --search docs/search-acceptance.md (the default compile's search over
 #                                     the same grid; about an hour on two cores, 40 minutes with --side-by-side,
 #                                     runs its tasks on every core with a 16 GiB heap)

@@ -164,10 +164,11 @@ final class EventQueue {
 
     /** Makes the next bucket holding events current: its ring events, and the overflow's of it, heaped. */
     private void refill() {
-        long ringNext = inRing > 0 ? nextFilled() : Long.MAX_VALUE;
-        long farNext = far.size > 0 ? bucket(Double.longBitsToDouble(far.h[0])) : Long.MAX_VALUE;
-        if (ringNext == Long.MAX_VALUE && farNext == Long.MAX_VALUE) throw new IllegalStateException("no event is queued");
-        current = Math.min(ringNext, farNext);
+        if (inRing == 0 && far.size == 0) throw new IllegalStateException("no event is queued");
+        // (a time past 2^63 buckets, or infinite, is in the last bucket: the overflow heap orders it)
+        long ringNext = inRing > 0 ? nextFilled() : -1;
+        long farNext = far.size > 0 ? bucket(Double.longBitsToDouble(far.h[0])) : -1;
+        current = ringNext < 0 ? farNext : farNext < 0 ? ringNext : Math.min(ringNext, farNext);
         if (ringNext == current) {
             int i = (int) (current & mask);
             long[] e = ring[i];

@@ -97,6 +97,23 @@ class EventQueueProperties {
         assertEquals(want, rest);
     }
 
+    /** Times too large for a bucket number (a topology's absurd latency) share the last bucket, still in order. */
+    @Test
+    void hugeAndInfiniteTimesComeOutInOrder() {
+        EventQueue q = new EventQueue();
+        q.add(Double.POSITIVE_INFINITY, 0, 0, "infinite");
+        q.add(1e300, 0, 0, "huge");
+        q.add(3.0, 0, 0, "soon");
+        q.add(1e300, 0, 0, "huge again");
+        List<Object> order = new ArrayList<>();
+        while (!q.isEmpty()) {
+            q.poll();
+            order.add(q.w);
+            if (order.size() == 1) q.add(2e300, 0, 0, "later");
+        }
+        assertEquals(List.of("soon", "huge", "huge again", "later", "infinite"), order);
+    }
+
     @Test
     void negativeZeroIsZeroAndNegativeOrNaNTimesAreRefused() {
         EventQueue q = new EventQueue();
